@@ -1,0 +1,56 @@
+// sweepline: wires the input, pipeline, renderer and UI layers into one executable.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "app/cli/command.hpp"
+#include "app/common/check.hpp"
+#include "app/common/logging.hpp"
+#include "sweepline/version.hpp"
+#ifdef SWEEPLINE_HAVE_GUI
+#include "ui/view_command.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace sweepline;
+  CLI::App app{"Sweepline: real-time radar video display and plot extractor"};
+  app.set_version_flag("--version", std::string("sweepline ") + kVersion);
+  std::string log_level = "info";
+  std::string log_file;
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
+      ->capture_default_str();
+  app.add_option("--log-file", log_file, "Also log to this rotating file");
+  app.require_subcommand(0, 1);
+  app.footer("With no subcommand, `view` runs: the GUI on the built-in simulator source.");
+
+#ifdef SWEEPLINE_HAVE_GUI
+  cli::Command view = ui::add_view_command(app);
+#else
+  cli::Command view = cli::add_view_fallback_command(app);
+#endif
+  std::vector<cli::Command> commands = {view, cli::add_dump_command(app), cli::add_sim_command(app),
+                                        cli::add_label_command(app), cli::add_bench_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  setup_logging(log_level, log_file);
+  try {
+    for (const auto& c : commands)
+      if (c.app->parsed()) return c.run();
+    return view.run();  // the default subcommand
+  } catch (const Error& e) {
+    std::fprintf(stderr, "sweepline: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sweepline: unexpected error: %s\n", e.what());
+    return 1;
+  }
+}

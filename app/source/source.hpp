@@ -1,0 +1,66 @@
+#pragma once
+// Every input the viewer and the CLI can open — simulator, capture file, live UDP — behind one
+// interface that yields decoded CAT240 records; the sweep assembler turns them into frames.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/asterix/cat240_record.hpp"
+
+namespace sweepline {
+
+struct SourceStatus {
+  std::string uri;
+  std::string state;  // "running", "paused", "ended", "error: ..."
+  uint64_t datagrams = 0;
+  uint64_t records = 0;
+  uint64_t bytes = 0;
+  double bytes_per_s = 0;
+  uint64_t lost_messages = 0;  // from I240/020 gaps
+  std::map<std::string, uint64_t> errors;  // by reason
+  uint64_t skipped = 0;                    // datagrams that were not CAT240 / filtered out
+};
+
+// Replay controls; only file-backed sources (and the simulator) offer them.
+class ReplayControl {
+ public:
+  virtual ~ReplayControl() = default;
+  virtual void set_paused(bool paused) = 0;
+  virtual bool paused() const = 0;
+  virtual void set_speed(double factor) = 0;  // 0 = unpaced (as fast as possible)
+  virtual double speed() const = 0;
+  virtual void step_rotation() = 0;           // while paused: deliver one more rotation
+  virtual void seek_rotation(uint64_t n) = 0;
+  virtual uint64_t rotation_count() const = 0;  // rotations known (file index); 0 if unknown
+  virtual void set_loop(bool loop) = 0;
+  virtual bool loop() const = 0;
+};
+
+class RecordSource {
+ public:
+  virtual ~RecordSource() = default;
+  // Appends the records that are due now (pacing is the source's business) without blocking
+  // for long; returns false once the source has ended for good.
+  virtual bool poll(std::vector<cat240::Record>& out) = 0;
+  virtual SourceStatus status() const = 0;
+  virtual ReplayControl* replay() { return nullptr; }
+};
+
+struct SourceOptions {
+  double speed = 1.0;        // replay speed, 0 = unpaced
+  bool loop = true;
+  int port = 0;              // capture filter on UDP destination port (0 = any)
+  std::string group;         // capture filter on destination multicast group ("" = any)
+  std::string interface;     // multicast join interface for udp:// (address or name)
+};
+
+// Opens `sim://SCENARIO?seed=N&rpm=R`, `udp://GROUP:PORT[?iface=IF]`, `file://PATH` or a plain
+// path (raw ASTERIX, pcap, pcapng, FINAL; detected from the content). Throws sweepline::Error
+// with a message fit for the user when the URI is malformed or the source cannot be opened.
+std::unique_ptr<RecordSource> open_source(const std::string& uri, const SourceOptions& options = {});
+
+inline constexpr const char* kDefaultSourceUri = "sim://harbour?seed=1&rpm=24";
+
+}  // namespace sweepline

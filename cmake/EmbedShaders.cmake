@@ -1,0 +1,12 @@
+# Writes OUT: a table of {file name, contents} for every file in FILES (separated by |).
+string(REPLACE "|" ";" FILES "${FILES}")
+set(_body "// Generated from shaders/*: do not edit.\n#include <string_view>\n#include <utility>\nnamespace sweepline::shaders {\nextern const std::pair<std::string_view, std::string_view> kEmbedded[];\nextern const int kEmbeddedCount;\nconst std::pair<std::string_view, std::string_view> kEmbedded[] = {\n")
+set(_n 0)
+foreach(f ${FILES})
+  get_filename_component(_name ${f} NAME)
+  file(READ ${f} _text)
+  string(APPEND _body "  {\"${_name}\", R\"__sweepline__(${_text})__sweepline__\"},\n")
+  math(EXPR _n "${_n}+1")
+endforeach()
+string(APPEND _body "};\nconst int kEmbeddedCount = ${_n};\n}  // namespace sweepline::shaders\n")
+file(WRITE ${OUT} "${_body}")

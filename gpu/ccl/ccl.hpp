@@ -1,0 +1,66 @@
+#pragma once
+// Connected-component labelling: one interface, several algorithms and two backends.
+// Labels: int32, 0 = background, components numbered 1..n in raster order of their first
+// pixel (so every algorithm's output is identical, not just the same partition).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/common/image.hpp"
+#include "app/common/stage_timing.hpp"
+
+namespace sweepline::ccl {
+
+enum class Algorithm { Fast, Kang, Propagate };
+// Bounding-box accumulation for `kang`: paper 000's Alg. 6 (one spin lock per box), Alg. 7 (one
+// lock per coordinate) or plain atomicMin/atomicMax. Other algorithms always use Atomic.
+enum class BoxMethod { Atomic, LockPerBox, LockPerCoordinate };
+
+// Where the radar is in image pixels and how large a pixel is, so a centroid becomes range and
+// bearing (bearing 0 = north = up, clockwise).
+struct Geometry {
+  double radar_x = 0;  // pixel coordinates of the radar (pixel centres at +0.5)
+  double radar_y = 0;
+  double metres_per_pixel = 1;
+};
+
+struct LabelParams {
+  int connectivity = 8;  // 4 or 8
+  Algorithm algorithm = Algorithm::Fast;
+  BoxMethod box_method = BoxMethod::Atomic;
+  uint8_t threshold = 0;      // a pixel is on when its value > threshold
+  int64_t min_area = 0;       // components with area < min_area are dropped (0: keep all)
+  int64_t max_area = 0;       // components with area > max_area are dropped (0: no limit)
+  bool fill_holes = false;    // paper 003: background holes below hole_max_area become foreground
+  int64_t hole_max_area = 0;
+  Geometry geometry;
+};
+
+struct Component {
+  int32_t label = 0;  // 1..n
+  int64_t area = 0;
+  int32_t xmin = 0, xmax = 0, ymin = 0, ymax = 0;
+  double cx = 0, cy = 0;  // intensity-weighted centroid (unweighted without an intensity image)
+  uint8_t peak = 0;       // highest intensity in the component
+  double range_m = 0;     // of the centroid from the radar
+  double bearing_deg = 0;
+};
+
+struct LabelResult {
+  ImageI32 labels;                    // after the area filter: dropped components become 0
+  int32_t count = 0;                  // components kept
+  std::vector<Component> components;  // in label order, labels 1..count
+  StageTimes times;
+};
+
+const char* to_string(Algorithm a);
+Algorithm algorithm_from_string(const std::string& s);  // throws sweepline::Error
+const char* to_string(BoxMethod m);
+BoxMethod box_method_from_string(const std::string& s);
+
+// CPU backend. `binary` is thresholded with params.threshold (so an intensity image works too);
+// `intensity`, when given and of the same size, weights the centroids and gives the peaks.
+LabelResult label_cpu(const Image8& binary, const LabelParams& params,
+                      const Image8* intensity = nullptr);
+
+}  // namespace sweepline::ccl
