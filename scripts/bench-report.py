@@ -131,24 +131,139 @@ class Report:
         self.summary["pipeline"] = j
 
     # ---------------------------------------------------------------- labelling (issue 6)
+    # Paper 001 Tables 1-2 (ms, Grana's CPU labeller in OpenCV / Kang's GPU method, GTX 670MX era).
+    PAPER001 = {0.1: ((22.8, 6.3), (85.7, 21.4)), 0.2: ((30.7, 7.0), (135.3, 24.3)),
+                0.3: ((46.0, 7.7), (190.4, 27.1)), 0.4: ((51.3, 8.6), (206.1, 30.8)),
+                0.5: ((47.6, 10.2), (205.4, 36.9)), 0.6: ((43.6, 15.2), (177.6, 59.0)),
+                0.7: ((35.5, 26.1), (153.1, 126.7)), 0.8: ((28.0, 40.8), (112.1, 216.7)),
+                0.9: ((20.8, 64.6), (85.6, 411.5))}
+    PAPER001_IMAGES = {"spirals": (41.1, 26.0), "stars": (40.78, 24.03)}  # 4096^2, Grana / Kang
+    PAPER000 = {50: {"labelling total": 16.93, "counting": 2.12, "boxes alg6": 15.76, "boxes alg7": 2.55,
+                     "total alg6": 34.81, "total alg7": 21.60},
+                1869: {"labelling total": 17.44, "counting": 2.16, "boxes alg6": 117.55,
+                       "boxes alg7": 32.71, "total alg6": 137.15, "total alg7": 52.31}}
+
+    def peer_ms(self, peers, file, name):
+        """Median ms of peer `name` on the saved image `file`, if the peers file has it."""
+        if not peers:
+            return None
+        for r in peers.get("results", []):
+            if r.get("file") == file and r.get("peer") == name:
+                return r.get("median_ms")
+        return None
+
     def labelling(self, j, peers):
         if not j:
-            self.add("## Labelling\n\nNot run (no bench_ccl.json).\n")
+            self.add("## Connected-component labelling\n\nNot run (no bench_ccl.json).\n")
             return
-        self.add("## Connected-component labelling (issue 6)\n")
-        # Generic rendering: every list of row objects in the JSON becomes a table.
-        for key, val in j.items():
-            if isinstance(val, list) and val and isinstance(val[0], dict):
-                headers = list(val[0].keys())
-                self.add(f"\n### {key}\n\n" + table(headers, [[r.get(h) for h in headers] for r in val]))
-        for t in j.get("targets", []):
-            self.targets.append((t.get("what"), t.get("target"), t.get("measured"), bool(t.get("met"))))
+        self.add("## Connected-component labelling (issue 6)\n\n"
+                 "Times are medians of CUDA-event timings of labels + statistics + consecutive "
+                 "numbering (everything `label` returns), on the GPU named above. Paper figures are "
+                 "the papers' own, on their hardware (paper 000: GTX 670MX; paper 001: its GPU and "
+                 "OpenCV's Grana labeller on its CPU).\n")
+        saved = {e.get("spec"): e for e in j.get("saved_images", [])}
+        # random images (paper 001 Tables 1-2)
+        rnd = j.get("random", [])
+        algs = sorted({r["algorithm"] for r in rnd})
+        conns = sorted({r["connectivity"] for r in rnd})
+        rows = []
+        fast4096 = {}
+        for size in sorted({r["size"] for r in rnd}):
+            for d in sorted({r["density"] for r in rnd}):
+                key = round(d, 2)
+                paper = self.PAPER001.get(key)
+                pi = 0 if size == 2048 else 1 if size == 4096 else None
+                row = [size, d]
+                row += list(paper[pi]) if paper and pi is not None else [None, None]
+                for c in conns:
+                    for a in algs:
+                        m = next((r for r in rnd if r["size"] == size and r["density"] == d
+                                  and r["connectivity"] == c and r["algorithm"] == a), None)
+                        row.append(m["median_ms"] if m else None)
+                        if m and a == "fast" and size == 4096:
+                            fast4096[(d, c)] = m["median_ms"]
+                spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
+                file = saved.get(spec, {}).get("file")
+                for peer in ("cv2_stats", "cv2_labels", "cupyx_label", "scipy_label"):
+                    row.append(self.peer_ms(peers, file, peer) if file else None)
+                rows.append(row)
+        headers = ["size", "density", "paper Grana", "paper Kang"]
+        headers += [f"{a} {c}-conn" for c in conns for a in algs]
+        headers += ["cv2 with stats", "cv2 labels", "cupyx label", "scipy label"]
+        self.add("\n### Random images, ms (paper 001 Tables 1-2)\n\n" + table(headers, rows))
+        sizes = sorted({r["size"] for r in rnd})
+        if rnd:
+            big = max(sizes)
+            dens = sorted({r["density"] for r in rnd if r["size"] == big})
+            series = []
+            for c in conns:
+                for a in algs:
+                    series.append((f"{a} {c}", [next((r["median_ms"] for r in rnd if r["size"] == big and
+                                                       r["density"] == d and r["connectivity"] == c and
+                                                       r["algorithm"] == a), None) for d in dens]))
+            series.append(("paper Kang", [self.PAPER001.get(round(d, 2), (None, (None, None)))[1][1]
+                                          if big == 4096 else None for d in dens]))
+            self.add(self.chart("ccl_density", f"Labelling {big}^2 random images (ms, log)",
+                                [f"{d:.2f}" for d in dens], series, "ms", log=True))
+        # targets
+        for (d, c), ms in sorted(fast4096.items()):
+            lim = 0.25 if d <= 0.5 else 0.4
+            self.targets.append((f"fast {c}-conn, 4096^2 random density {d}", f"<= {lim * 1000:.0f} us",
+                                 f"{ms * 1000:.0f} us", ms <= lim))
         if peers:
-            self.add("\n### Peers on the same images\n")
-            for key, val in peers.items():
-                if isinstance(val, list) and val and isinstance(val[0], dict):
-                    headers = list(val[0].keys())
-                    self.add(f"\n{key}:\n\n" + table(headers, [[r.get(h) for h in headers] for r in val]))
+            for (d, c), ms in sorted(fast4096.items()):
+                spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
+                file = saved.get(spec, {}).get("file")
+                cu = self.peer_ms(peers, file, "cupyx_label" if c == 4 else "cupyx_label8")
+                if cu is None:
+                    cu = self.peer_ms(peers, file, "cupyx_label")
+                cv = self.peer_ms(peers, file, "cv2_stats" if c == 8 else "cv2_stats4")
+                if cv is None:
+                    cv = self.peer_ms(peers, file, "cv2_stats")
+                if cu:
+                    self.targets.append((f"fast {c}-conn vs cupyx label, density {d}", ">= 10x",
+                                         f"{cu / ms:.1f}x", cu / ms >= 10))
+                if cv:
+                    self.targets.append((f"fast {c}-conn vs cv2 with stats, density {d}", ">= 50x",
+                                         f"{cv / ms:.0f}x", cv / ms >= 50))
+        scratch = j.get("scratch_bytes_4096")
+        if scratch is not None:
+            self.targets.append(("GPU memory beyond the label image, 4096^2", "<= 200 MB",
+                                 f"{scratch / 1e6:.1f} MB", scratch <= 200e6))
+        self.targets.append(("all algorithms give the same labels", "yes",
+                             fmt(j.get("all_algorithms_agree")), bool(j.get("all_algorithms_agree"))))
+        # test images (paper 001 Table 3)
+        ti = j.get("test_images", [])
+        rows = []
+        for r in ti:
+            paper = self.PAPER001_IMAGES.get(r["image"]) if r["size"] == 4096 else None
+            rows.append([r["image"], r["size"], r["connectivity"], r["algorithm"], r["median_ms"],
+                         r.get("count"), paper[0] if paper else None, paper[1] if paper else None])
+        if rows:
+            self.add("\n### Test images A (spirals) and B (stars), ms (paper 001 Table 3)\n\n" +
+                     table(["image", "size", "conn", "algorithm", "ms", "components",
+                            "paper Grana", "paper Kang"], rows))
+        # radar frames (paper 000 Table 1)
+        rad = j.get("radar", [])
+        rows = []
+        for r in rad:
+            paper = self.PAPER000.get(r["vessels"], {})
+            box = r.get("box_method")
+            pkey = {"alg6": "total alg6", "alg7": "total alg7"}.get(box)
+            stages = r.get("stages_ms", {})
+            rows.append([r["vessels"], r["algorithm"], box, r["median_ms"], r.get("count"),
+                         ", ".join(f"{k} {v:.3f}" for k, v in stages.items()),
+                         paper.get(pkey) if pkey else None])
+        if rows:
+            self.add("\n### Radar-like frames with 50 and 1869 components, ms (paper 000 Table 1)\n\n"
+                     "Paper 000 (GTX 670MX), per phase: labelling 16.93 / 17.44 ms, counting 2.12 / "
+                     "2.16 ms, boxes Alg. 6 15.76 / 117.55 ms, Alg. 7 2.55 / 32.71 ms (50 / 1869 "
+                     "components).\n\n" + table(["components", "algorithm", "boxes", "ms", "found",
+                                                "phases (ms)", "paper total"], rows))
+        if peers:
+            extra = {k: v for k, v in peers.items() if k != "results"}
+            if extra:
+                self.add("\nPeers run notes: `" + json.dumps(extra)[:600] + "`\n")
         self.summary["labelling"] = j
         self.summary["peers"] = peers
 
