@@ -143,13 +143,14 @@ class Report:
                 1869: {"labelling total": 17.44, "counting": 2.16, "boxes alg6": 117.55,
                        "boxes alg7": 32.71, "total alg6": 137.15, "total alg7": 52.31}}
 
-    def peer_ms(self, peers, file, name):
-        """Median ms of peer `name` on the saved image `file`, if the peers file has it."""
-        if not peers:
+    def peer_ms(self, peers, file, key):
+        """`key` (e.g. cv2_stats8_ms, cupyx_label4_ms) of the peers' record for saved image `file`."""
+        if not peers or not file:
             return None
-        for r in peers.get("results", []):
-            if r.get("file") == file and r.get("peer") == name:
-                return r.get("median_ms")
+        name = file[:-4] if file.endswith(".pgm") else file
+        for r in peers.get("images", []):
+            if r.get("image") == name:
+                return r.get(key)
         return None
 
     def labelling(self, j, peers):
@@ -184,12 +185,13 @@ class Report:
                             fast4096[(d, c)] = m["median_ms"]
                 spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
                 file = saved.get(spec, {}).get("file")
-                for peer in ("cv2_stats", "cv2_labels", "cupyx_label", "scipy_label"):
-                    row.append(self.peer_ms(peers, file, peer) if file else None)
+                for peer in ("cv2_stats8_ms", "cv2_labels8_ms", "cupyx_label8_ms", "cupyx_label4_ms",
+                             "scipy_label4_ms"):
+                    row.append(self.peer_ms(peers, file, peer))
                 rows.append(row)
         headers = ["size", "density", "paper Grana", "paper Kang"]
         headers += [f"{a} {c}-conn" for c in conns for a in algs]
-        headers += ["cv2 with stats", "cv2 labels", "cupyx label", "scipy label"]
+        headers += ["cv2 with stats 8", "cv2 labels 8", "cupyx 8", "cupyx 4", "scipy 4"]
         self.add("\n### Random images, ms (paper 001 Tables 1-2)\n\n" + table(headers, rows))
         sizes = sorted({r["size"] for r in rnd})
         if rnd:
@@ -214,12 +216,8 @@ class Report:
             for (d, c), ms in sorted(fast4096.items()):
                 spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
                 file = saved.get(spec, {}).get("file")
-                cu = self.peer_ms(peers, file, "cupyx_label" if c == 4 else "cupyx_label8")
-                if cu is None:
-                    cu = self.peer_ms(peers, file, "cupyx_label")
-                cv = self.peer_ms(peers, file, "cv2_stats" if c == 8 else "cv2_stats4")
-                if cv is None:
-                    cv = self.peer_ms(peers, file, "cv2_stats")
+                cu = self.peer_ms(peers, file, f"cupyx_label{c}_ms")
+                cv = self.peer_ms(peers, file, f"cv2_stats{c}_ms")
                 if cu:
                     self.targets.append((f"fast {c}-conn vs cupyx label, density {d}", ">= 10x",
                                          f"{cu / ms:.1f}x", cu / ms >= 10))
@@ -261,7 +259,7 @@ class Report:
                      "components).\n\n" + table(["components", "algorithm", "boxes", "ms", "found",
                                                 "phases (ms)", "paper total"], rows))
         if peers:
-            extra = {k: v for k, v in peers.items() if k != "results"}
+            extra = {k: v for k, v in peers.items() if k != "images"}
             if extra:
                 self.add("\nPeers run notes: `" + json.dumps(extra)[:600] + "`\n")
         self.summary["labelling"] = j

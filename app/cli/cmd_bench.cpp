@@ -94,8 +94,9 @@ int run_bench(const BenchOptions& opt) {
   const fs::path scripts = source_dir() / "scripts";
   if (opt.peers && fs::is_directory(images) && fs::exists(scripts / "bench-peers.py")) {
     if (run_step("peers (OpenCV, CuPy, SciPy)",
-                 "python3 " + quote((scripts / "bench-peers.py").string()) + " --images " +
-                     quote(images.string()) + " --json " + quote((out / "peers.json").string())) != 0)
+                 "python3 " + quote((scripts / "bench-peers.py").string()) + " " +
+                     quote(images.string()) + " " + quote((out / "bench_ccl.json").string()) +
+                     " --json " + quote((out / "peers.json").string())) != 0)
       ++failures;
   }
   if (opt.report && fs::exists(scripts / "bench-report.py")) {
