@@ -2,6 +2,7 @@
 // The hand-off between input (sweep assembly) and processing: one antenna rotation as an
 // azimuth-by-range image of 8-bit intensities. Row a covers azimuths [a, a+1) * 360 / azimuths
 // degrees clockwise from north; column r covers ranges [r, r+1) * range_m / range_bins metres.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -21,6 +21,8 @@ struct SourceStatus {
   uint64_t lost_messages = 0;  // from I240/020 gaps
   std::map<std::string, uint64_t> errors;  // by reason
   uint64_t skipped = 0;                    // datagrams that were not CAT240 / filtered out
+  uint64_t rotation = 0;         // replay: rotation (file index) now being delivered
+  uint64_t discontinuities = 0;  // replay: seeks and loops so far (an assembler may reset)
 };
 
 // Replay controls; only file-backed sources (and the simulator) offer them.
@@ -54,6 +56,10 @@ struct SourceOptions {
   int port = 0;              // capture filter on UDP destination port (0 = any)
   std::string group;         // capture filter on destination multicast group ("" = any)
   std::string interface;     // multicast join interface for udp:// (address or name)
+  // udp:// only: record the feed as it arrives (original arrival times and addresses) to this
+  // file ("" = no recording) in record_format: "pcap", "pcapng" or "raw".
+  std::string record_path;
+  std::string record_format = "pcap";
 };
 
 // Opens `sim://SCENARIO?seed=N&rpm=R`, `udp://GROUP:PORT[?iface=IF]`, `file://PATH` or a plain

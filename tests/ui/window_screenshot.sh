@@ -7,7 +7,8 @@ out=$2
 mkdir -p "$out"
 rm -f "$out/window.png"
 cd "$out"
-xvfb-run -a -s "-screen 0 1280x800x24" "$exe" view --frames 5 --screenshot "$out/window.png" --width 1024 --height 640
+xvfb-run -a -s "-screen 0 1280x800x24" "$exe" view --frames 5 --screenshot "$out/window.png" --width 1024 --height 640 \
+  --config "$out/settings.json" --no-save
 python3 - "$out/window.png" <<'PY'
 import sys, zlib, struct
 data = open(sys.argv[1], 'rb').read()

@@ -1,0 +1,195 @@
+#include "app/net/udp_receiver.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "app/common/check.hpp"
+
+namespace sweepline::net {
+
+namespace {
+
+constexpr std::size_t kMaxDatagram = 65536;
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+double wall_clock_s() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+UdpReceiver::UdpReceiver(const UdpConfig& config) : config_(config) {
+  SWL_CHECK(config_.port >= 0 && config_.port <= 65535,
+            "udp: port " + std::to_string(config_.port) + " is outside 0..65535");
+  uint32_t addr = 0;
+  if (!config_.address.empty()) addr = capture::parse_ipv4(config_.address);
+  multicast_ = is_multicast(addr);
+  bound_ip_ = addr;
+  SWL_CHECK(
+      multicast_ || config_.interface.empty(),
+      "udp: an interface can only be chosen for a multicast group, not for " + config_.address);
+
+  UniqueFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  SWL_CHECK(fd.valid(), "udp: cannot create a socket: " + errno_text());
+  const int one = 1;
+  // Several viewers on one host may listen to the same multicast feed.
+  if (multicast_) ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  // The destination address of each datagram, for recordings with the original addresses.
+  ::setsockopt(fd.get(), IPPROTO_IP, IP_PKTINFO, &one, sizeof one);
+
+  int want = config_.rcvbuf_bytes;
+  if (want > 0) {
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &want, sizeof want);
+    int got = 0;
+    socklen_t len = sizeof got;
+    ::getsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &got, &len);
+    if (got / 2 < want) {  // Linux reports twice the usable size; try beyond rmem_max
+      ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof want);
+      ::getsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &got, &len);
+    }
+    stats_.rcvbuf_granted = got;
+    if (got / 2 < want)
+      spdlog::warn("udp: receive buffer {} bytes instead of {} (raise net.core.rmem_max)", got / 2,
+                   want);
+  }
+
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(uint16_t(config_.port));
+  // Binding to the group keeps other groups on the same port out.
+  sa.sin_addr.s_addr = htonl(addr);
+  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
+    throw_error(__FILE__, __LINE__,
+                "udp: cannot listen on " + (config_.address.empty() ? "*" : config_.address) + ":" +
+                    std::to_string(config_.port) + ": " + errno_text());
+  }
+  socklen_t slen = sizeof sa;
+  ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&sa), &slen);
+  port_ = ntohs(sa.sin_port);
+
+  if (multicast_) {
+    ip_mreqn mreq{};
+    mreq.imr_multiaddr.s_addr = htonl(addr);
+    const std::string& ifc = config_.interface;
+    if (!ifc.empty()) {
+      in_addr ia{};
+      if (::inet_pton(AF_INET, ifc.c_str(), &ia) == 1) {
+        mreq.imr_address = ia;
+      } else {
+        const unsigned idx = ::if_nametoindex(ifc.c_str());
+        SWL_CHECK(idx != 0, "udp: no network interface named '" + ifc + "'");
+        mreq.imr_ifindex = int(idx);
+      }
+    }
+    if (::setsockopt(fd.get(), IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof mreq) != 0) {
+      throw_error(__FILE__, __LINE__,
+                  "udp: cannot join multicast group " + config_.address +
+                      (ifc.empty() ? "" : " on " + ifc) + ": " + errno_text());
+    }
+  }
+  fd_ = std::move(fd);
+  thread_ = std::thread([this] { run(); });
+}
+
+UdpReceiver::~UdpReceiver() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+  // fd_ closes after this, which also leaves the multicast group.
+}
+
+void UdpReceiver::run() {
+  std::vector<uint8_t> buf(kMaxDatagram);
+  pollfd pfd{fd_.get(), POLLIN, 0};
+  while (!stop_.load(std::memory_order_relaxed)) {
+    const int pr = ::poll(&pfd, 1, 50);  // wakes up to notice stop_
+    if (pr <= 0) continue;
+    // Drain everything the kernel holds before polling again.
+    for (;;) {
+      sockaddr_in from{};
+      alignas(cmsghdr) char control[256];
+      iovec iov{buf.data(), buf.size()};
+      msghdr msg{};
+      msg.msg_name = &from;
+      msg.msg_namelen = sizeof from;
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+      const ssize_t n = ::recvmsg(fd_.get(), &msg, MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) break;
+        std::lock_guard lock(mu_);
+        ++stats_.errors["recv"];
+        break;
+      }
+      uint32_t dst = bound_ip_;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO) {
+          in_pktinfo info;
+          std::memcpy(&info, CMSG_DATA(c), sizeof info);
+          dst = ntohl(info.ipi_addr.s_addr);
+        }
+      }
+      const bool truncated = (msg.msg_flags & MSG_TRUNC) != 0;
+      const double now = wall_clock_s();
+      std::lock_guard lock(mu_);
+      ++stats_.datagrams;
+      if (truncated) {
+        ++stats_.errors["truncated"];
+        continue;
+      }
+      stats_.bytes += uint64_t(n);
+      if (queue_.size() >= config_.max_queued_datagrams ||
+          queued_bytes_ + std::size_t(n) > config_.max_queued_bytes) {
+        ++stats_.dropped;
+        continue;
+      }
+      capture::Datagram d;
+      d.time = now;
+      d.src_ip = ntohl(from.sin_addr.s_addr);
+      d.src_port = ntohs(from.sin_port);
+      d.dst_port = port_;
+      d.dst_ip = dst;
+      d.payload.assign(buf.begin(), buf.begin() + n);
+      queued_bytes_ += std::size_t(n);
+      queue_.push_back(std::move(d));
+    }
+  }
+}
+
+std::size_t UdpReceiver::drain(std::vector<capture::Datagram>& out) {
+  std::vector<capture::Datagram> got;
+  {
+    std::lock_guard lock(mu_);
+    got.swap(queue_);
+    queued_bytes_ = 0;
+  }
+  const std::size_t n = got.size();
+  if (out.empty()) {
+    out = std::move(got);
+  } else {
+    out.insert(out.end(), std::make_move_iterator(got.begin()), std::make_move_iterator(got.end()));
+  }
+  return n;
+}
+
+UdpStats UdpReceiver::stats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+}  // namespace sweepline::net

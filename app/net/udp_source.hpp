@@ -1,0 +1,50 @@
+#pragma once
+// The live udp:// source: a UdpReceiver, the decoder, loss counting from I240/020 and an
+// optional recording of every datagram received, with its arrival time.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/asterix/cat240_decoder.hpp"
+#include "app/capture/capture_writer.hpp"
+#include "app/net/msg_index_tracker.hpp"
+#include "app/net/udp_receiver.hpp"
+#include "app/source/source.hpp"
+
+namespace sweepline::net {
+
+struct LiveOptions {
+  UdpConfig udp;
+  std::string record_path;  // "" = no recording
+  capture::CaptureFormat record_format = capture::CaptureFormat::Pcap;
+  std::string uri;  // for status()
+};
+
+class UdpSource : public RecordSource {
+ public:
+  explicit UdpSource(const LiveOptions& options);
+  // Decodes everything received since the last call (and records it). Never blocks; a live
+  // source does not end.
+  bool poll(std::vector<cat240::Record>& out) override;
+  SourceStatus status() const override;
+  const UdpReceiver& receiver() const { return *receiver_; }
+  uint64_t recorded() const { return recorder_ ? recorder_->datagrams_written() : 0; }
+
+ private:
+  LiveOptions options_;
+  std::unique_ptr<UdpReceiver> receiver_;
+  std::unique_ptr<capture::CaptureWriter> recorder_;
+  cat240::Decoder decoder_;
+  MsgIndexTracker tracker_;
+  std::vector<capture::Datagram> batch_;
+  uint64_t skipped_ = 0;
+  std::string state_ = "running";
+  // Rate over the last second or so.
+  std::chrono::steady_clock::time_point rate_t0_ = std::chrono::steady_clock::now();
+  uint64_t rate_bytes0_ = 0;
+  double bytes_per_s_ = 0;
+};
+
+}  // namespace sweepline::net

@@ -1,0 +1,259 @@
+#include "app/sim/scenario.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+#include "app/common/check.hpp"
+
+namespace sweepline::sim {
+
+namespace {
+
+double parse_double(const std::string& key, const std::string& v) {
+  const char* b = v.c_str();
+  char* end = nullptr;
+  double d = std::strtod(b, &end);
+  SWL_CHECK(!v.empty() && end == b + v.size() && std::isfinite(d),
+            "sim: parameter '" + key + "' needs a number, got '" + v + "'");
+  return d;
+}
+
+int64_t parse_int(const std::string& key, const std::string& v) {
+  int64_t n = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  SWL_CHECK(!v.empty() && ec == std::errc() && p == v.data() + v.size(),
+            "sim: parameter '" + key + "' needs an integer, got '" + v + "'");
+  return n;
+}
+
+uint64_t parse_u64(const std::string& key, const std::string& v) {
+  uint64_t n = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  SWL_CHECK(!v.empty() && ec == std::errc() && p == v.data() + v.size(),
+            "sim: parameter '" + key + "' needs a non-negative integer, got '" + v + "'");
+  return n;
+}
+
+// "on"/"off" style switches; returns -1 when the value is not one of them.
+int parse_switch(const std::string& v) {
+  if (v == "on" || v == "true" || v == "yes") return 1;
+  if (v == "off" || v == "false" || v == "no") return 0;
+  return -1;
+}
+
+bool parse_bool(const std::string& key, const std::string& v) {
+  if (v == "1") return true;
+  if (v == "0") return false;
+  int s = parse_switch(v);
+  SWL_CHECK(s >= 0, "sim: parameter '" + key + "' needs on/off, got '" + v + "'");
+  return s == 1;
+}
+
+void quiet_background(Scenario& s) {
+  s.noise.mean = 10;
+  s.clutter.enabled = false;
+  s.rain.enabled = false;
+  s.coast.enabled = false;
+  s.vessels.separated = true;
+}
+
+}  // namespace
+
+const char* to_string(Style s) {
+  switch (s) {
+    case Style::NextAz:
+      return "next-az";
+    case Style::ZeroWidth:
+      return "zero-width";
+    case Style::MultiRecord:
+      return "multi-record";
+    case Style::Split1400:
+      return "split-1400";
+  }
+  return "?";
+}
+
+std::vector<std::string> style_names() {
+  return {"next-az", "zero-width", "multi-record", "split-1400"};
+}
+
+Style parse_style(const std::string& name) {
+  for (Style s : {Style::NextAz, Style::ZeroWidth, Style::MultiRecord, Style::Split1400})
+    if (name == to_string(s)) return s;
+  throw Error("sim: unknown style '" + name + "' (next-az, zero-width, multi-record, split-1400)");
+}
+
+std::vector<std::string> scenario_names() {
+  return {"harbour", "vessels50", "vessels1869", "open-sea", "stress"};
+}
+
+Scenario make_scenario(const std::string& name) {
+  Scenario s;
+  s.name = name;
+  if (name == "harbour") {
+    // The defaults are the harbour: coast, 50 vessels, sea clutter, rain.
+  } else if (name == "vessels50" || name == "vessels1869") {
+    // The papers' radar experiments: well-separated vessels on a quiet background.
+    quiet_background(s);
+    s.vessels.count = name == "vessels50" ? 50 : 1869;
+    s.vessels.length_min_m = 15;
+    s.vessels.length_max_m = name == "vessels50" ? 120 : 60;
+    s.vessels.speed_max_kn = 15;
+    s.vessels.strength_min = 200;
+  } else if (name == "open-sea") {
+    s.coast.enabled = false;
+    s.clutter.level = 90;
+    s.clutter.shape = 0.5;
+    s.rain.count = 2;
+    s.vessels.count = 25;
+  } else if (name == "stress") {
+    s.clutter.level = 105;
+    s.clutter.shape = 0.4;
+    s.clutter.falloff = 1.2;
+    s.rain.count = 8;
+    s.rain.radius_max_m = 6000;
+    s.vessels.count = 1000;
+    s.vessels.length_max_m = 150;
+    s.coast.islands = 8;
+  } else {
+    throw Error("sim: unknown scenario '" + name +
+                "' (harbour, vessels50, vessels1869, open-sea, stress)");
+  }
+  return s;
+}
+
+void apply_param(Scenario& s, const std::string& key, const std::string& v) {
+  auto& r = s.radar;
+  if (key == "seed") {
+    s.seed = parse_u64(key, v);
+  } else if (key == "rpm") {
+    r.rpm = parse_double(key, v);
+  } else if (key == "radials") {
+    int64_t n = parse_int(key, v);
+    r.radials = n > (1 << 20) ? 0 : int(n);
+  } else if (key == "cells") {
+    int64_t n = parse_int(key, v);
+    r.cells = n > (1 << 20) ? 0 : int(n);
+  } else if (key == "range_nm" || key == "range") {
+    r.range_nm = parse_double(key, v);
+  } else if (key == "res") {
+    int64_t n = parse_int(key, v);
+    r.res_bits = n > 64 ? 0 : int(n);
+  } else if (key == "compress") {
+    r.compress = parse_bool(key, v);
+  } else if (key == "beamwidth") {
+    r.beamwidth_deg = parse_double(key, v);
+  } else if (key == "pulse_m") {
+    r.pulse_m = parse_double(key, v);
+  } else if (key == "sac") {
+    int64_t n = parse_int(key, v);
+    SWL_CHECK(n >= 0 && n <= 255, "sim: sac must be 0..255");
+    r.sac = uint8_t(n);
+  } else if (key == "sic") {
+    int64_t n = parse_int(key, v);
+    SWL_CHECK(n >= 0 && n <= 255, "sim: sic must be 0..255");
+    r.sic = uint8_t(n);
+  } else if (key == "rotations") {
+    s.rotations = parse_u64(key, v);
+  } else if (key == "style") {
+    s.style = parse_style(v);
+  } else if (key == "vessels") {
+    int64_t n = parse_int(key, v);
+    SWL_CHECK(n >= 0 && n <= 100000, "sim: vessels must be 0..100000");
+    s.vessels.count = int(n);
+  } else if (key == "separated") {
+    s.vessels.separated = parse_bool(key, v);
+  } else if (key == "noise") {
+    int sw = parse_switch(v);
+    if (sw >= 0) {
+      s.noise.enabled = sw == 1;
+    } else {
+      s.noise.mean = parse_double(key, v);
+      s.noise.enabled = s.noise.mean > 0;
+    }
+  } else if (key == "clutter") {
+    int sw = parse_switch(v);
+    if (sw >= 0) {
+      s.clutter.enabled = sw == 1;
+    } else {
+      s.clutter.level = parse_double(key, v);
+      s.clutter.enabled = s.clutter.level > 0;
+    }
+  } else if (key == "clutter_shape") {
+    s.clutter.shape = parse_double(key, v);
+  } else if (key == "rain") {
+    int sw = parse_switch(v);
+    if (sw >= 0) {
+      s.rain.enabled = sw == 1;
+    } else {
+      int64_t n = parse_int(key, v);
+      SWL_CHECK(n >= 0 && n <= 1000, "sim: rain must be on, off or a count 0..1000");
+      s.rain.count = int(n);
+      s.rain.enabled = n > 0;
+    }
+  } else if (key == "coast") {
+    s.coast.enabled = parse_bool(key, v);
+  } else {
+    throw Error("sim: unknown parameter '" + key +
+                "' (seed, rpm, radials, cells, range_nm, res, compress, beamwidth, pulse_m, "
+                "style, vessels, separated, noise, clutter, clutter_shape, rain, coast, sac, sic, "
+                "rotations)");
+  }
+}
+
+void validate(const Scenario& s) {
+  const auto& r = s.radar;
+  SWL_CHECK(r.rpm > 0 && r.rpm <= 600, "sim: rpm must be in (0, 600]");
+  SWL_CHECK(r.radials >= 16 && r.radials <= 65536, "sim: radials must be 16..65536");
+  SWL_CHECK(r.cells >= 16 && r.cells <= 65536, "sim: cells must be 16..65536");
+  SWL_CHECK(int64_t(r.radials) * r.cells <= (int64_t(1) << 26),
+            "sim: radials x cells must be at most 67,108,864");
+  SWL_CHECK(r.range_nm > 0 && r.range_nm <= 256, "sim: range_nm must be in (0, 256]");
+  SWL_CHECK(r.res_bits == 1 || r.res_bits == 2 || r.res_bits == 4 || r.res_bits == 8 ||
+                r.res_bits == 16 || r.res_bits == 32,
+            "sim: res must be 1, 2, 4, 8, 16 or 32 bits");
+  SWL_CHECK(r.beamwidth_deg > 0 && r.beamwidth_deg <= 30, "sim: beamwidth must be in (0, 30]");
+  SWL_CHECK(r.pulse_m >= 0 && r.pulse_m <= 5000, "sim: pulse_m must be in [0, 5000]");
+  // Femto header: CELL_DUR (fs) must fit 32 bits: cells no longer than ~643 m.
+  SWL_CHECK(r.cell_m() * 2.0 / 299792458.0 * 1e15 < 4.29e9,
+            "sim: range cells longer than 643 m cannot be described (raise cells)");
+  SWL_CHECK(s.clutter.shape > 0.05 && s.clutter.shape <= 100, "sim: clutter_shape out of range");
+  SWL_CHECK(s.noise.mean >= 0 && s.noise.mean <= 255, "sim: noise must be 0..255");
+  SWL_CHECK(s.clutter.level >= 0 && s.clutter.level <= 255, "sim: clutter must be 0..255");
+}
+
+Scenario parse_sim_uri(const std::string& uri) {
+  const std::string prefix = "sim://";
+  SWL_CHECK(uri.compare(0, prefix.size(), prefix) == 0, "sim: '" + uri + "' is not a sim:// URI");
+  std::string rest = uri.substr(prefix.size());
+  std::string name = rest, query;
+  if (auto q = rest.find('?'); q != std::string::npos) {
+    name = rest.substr(0, q);
+    query = rest.substr(q + 1);
+  }
+  if (!name.empty() && name.back() == '/') name.pop_back();
+  if (name.empty()) name = "harbour";
+  Scenario s;
+  try {
+    s = make_scenario(name);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " in '" + uri + "'");
+  }
+  size_t pos = 0;
+  while (pos < query.size()) {
+    size_t amp = query.find('&', pos);
+    if (amp == std::string::npos) amp = query.size();
+    std::string kv = query.substr(pos, amp - pos);
+    pos = amp + 1;
+    if (kv.empty()) continue;
+    size_t eq = kv.find('=');
+    SWL_CHECK(eq != std::string::npos && eq > 0,
+              "sim: malformed query item '" + kv + "' in '" + uri + "' (want key=value)");
+    apply_param(s, kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  validate(s);
+  return s;
+}
+
+}  // namespace sweepline::sim

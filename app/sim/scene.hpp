@@ -1,0 +1,104 @@
+#pragma once
+// The simulated radar scene: own radar at the centre, receiver noise, sea clutter, rain, land and
+// vessels. The scene's state is frozen during a rotation and moves between rotations; any part of
+// a rotation can be rendered on its own (the cells depend only on seed, rotation and radial), so
+// a paced source renders a few radials at a time and gets the same bytes as a whole-rotation
+// render.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/sim/land_map.hpp"
+#include "app/sim/rng.hpp"
+#include "app/sim/scenario.hpp"
+
+namespace sweepline::sim {
+
+struct VesselTruth {
+  uint64_t rotation = 0;
+  int id = 0;
+  double range_m = 0, bearing_deg = 0;  // from the radar; bearing clockwise from north
+  double x_m = 0, y_m = 0;              // east, north
+  double length_m = 0, heading_deg = 0;
+  double speed_mps = 0;
+};
+// One JSON line (no newline) with rotation, id, range_m, bearing_deg, x_m, y_m, length_m,
+// heading_deg, speed_mps.
+std::string truth_json(const VesselTruth& t);
+
+class Scene {
+ public:
+  explicit Scene(const Scenario& s);
+
+  const Scenario& scenario() const { return s_; }
+  uint64_t rotation() const { return rotation_; }
+  // Moves the scene on by one antenna period.
+  void next_rotation();
+  // Back to rotation 0 (the same state as a freshly built scene), then forward to `n`.
+  void seek(uint64_t n);
+
+  // Vessels as they are during the current rotation.
+  std::vector<VesselTruth> truth() const;
+
+  // Renders radials [first, first + count) of the current rotation into `out`, `count` rows of
+  // radar.cells 8-bit cells each. first + count must not exceed radar.radials.
+  void render(int first, int count, uint8_t* out) const;
+  // The whole rotation, radials x cells.
+  void render_rotation(std::vector<uint8_t>& out) const;
+
+ private:
+  struct Vessel {
+    int id;
+    double x, y, heading_deg, speed_mps, length_m, strength;
+    double turn_rate_dps = 0;
+    int turn_left = 0;  // rotations until the next manoeuvre decision
+    // Region it stays in (separated vessels keep to their own polar slot).
+    double r_min, r_max, b_min_deg, b_span_deg;
+  };
+  struct Blob {  // one lobe of a rain cell
+    double x, y, radius, level;
+  };
+  struct Point {        // one scatterer of a vessel in polar coordinates for this rotation
+    float az, rg, amp;  // fractional radial and cell (centre-aligned), peak amplitude
+  };
+  struct VesselSpan {  // a vessel's scatterers and the radials it touches
+    int a_lo, a_hi;    // unwrapped radial window [a_lo, a_hi]
+    int p_first, p_count;
+  };
+
+  void build_tables();
+  void place_vessels();
+  void place_rain();
+  void prepare_rotation();  // polar scatterers, rain positions for the current state
+  void move(double dt);
+  bool in_region(const Vessel& v, double x, double y) const;
+
+  void render_radial(int a, uint8_t* out, std::vector<float>& pow, std::vector<uint16_t>& tex,
+                     int& tex_row) const;
+
+  Scenario s_;
+  LandMap land_;
+  uint64_t rotation_ = 0;
+  Rng motion_{0};
+  std::vector<Vessel> vessels_;
+  std::vector<Blob> rain_;
+
+  // Tables.
+  int blocks_ = 0;                  // cells / 8 rounded up: speckle and texture blocks
+  std::vector<float> sin_, cos_;    // per radial centre
+  std::vector<float> clutter_pow_;  // per block: clutter power at the block's range
+  std::vector<float> az_gain_;      // per radial: up/downwind clutter gain
+  uint16_t rayleigh_q8_[256];       // unit-mean Rayleigh amplitude quantiles, 8.8 fixed point
+  std::vector<float> gamma_;        // 4096 unit-mean gamma(shape) quantiles (K texture)
+  std::vector<float> beam_;         // beam pattern vs radial offset, kSub samples per radial
+  int beam_half_ = 0;               // radials either side
+  std::vector<float> pulse_;        // pulse response vs cell offset, kSub samples per cell
+  int pulse_half_ = 0;              // cells either side
+
+  // Per rotation.
+  std::vector<Point> points_;
+  std::vector<VesselSpan> spans_;
+  std::vector<float> rain_r_, rain_cos_, rain_sin_;  // blob centre range and bearing
+};
+
+}  // namespace sweepline::sim

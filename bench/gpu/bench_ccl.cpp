@@ -1,0 +1,317 @@
+// Labelling benchmark (CUDA events, median of many runs after warm-up): every algorithm on the
+// papers' workloads -- random images of density 0.1..0.9 (paper 001 Tables 1-2), the spirals and
+// stars test images at 512..4096 (paper 001), radar-like frames with 50 and 1869 vessels per phase
+// with Alg. 6 / Alg. 7 / atomic boxes (paper 000 Table 1). The timed span of `fast` is the whole
+// frame: threshold, labels, consecutive numbering and statistics.
+// Usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] [--max-reps N] [--quick]
+//   --save-images writes every 4096^2 image used as PGM and fast's 8-connected labels as raw
+//   int32 (NAME.labels8.i32) for scripts/bench-peers.py.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/common/image_io.hpp"
+#include "app/sim/test_images.hpp"
+#include "gpu/ccl/ccl.hpp"
+#include "gpu/cuda/ccl_cuda.hpp"
+#include "gpu/cuda/device_probe.hpp"
+
+using namespace sweepline;
+using nlohmann::ordered_json;
+
+namespace {
+
+#define BENCH_CHECK(call)                                                        \
+  do {                                                                           \
+    cudaError_t e_ = (call);                                                     \
+    if (e_ != cudaSuccess) {                                                     \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));           \
+      std::exit(1);                                                              \
+    }                                                                            \
+  } while (0)
+
+struct Options {
+  std::string json_path, save_dir;
+  double budget_ms = 600;
+  int max_reps = 200;
+  bool quick = false;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Measure {
+  double median_ms = 0, min_ms = 0;
+  int reps = 0;
+  int32_t count = 0;
+  std::map<std::string, double> stages;  // medians
+  std::vector<std::string> stage_order;
+};
+
+class Bench {
+ public:
+  Bench() {
+    BENCH_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+    BENCH_CHECK(cudaEventCreate(&a_));
+    BENCH_CHECK(cudaEventCreate(&b_));
+    BENCH_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_img_), size_t(4096) * 4096));
+  }
+  ~Bench() {
+    cudaFree(d_img_);
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+    cudaStreamDestroy(s_);
+  }
+  void upload(const Image8& img) {
+    BENCH_CHECK(cudaMemcpy(d_img_, img.pixels.data(), img.size(), cudaMemcpyHostToDevice));
+    w_ = img.width;
+    h_ = img.height;
+  }
+  Measure run(const ccl::LabelParams& p, const Options& o) {
+    Measure m;
+    auto once = [&] {
+      BENCH_CHECK(cudaEventRecord(a_, s_));
+      lab_.label(d_img_, nullptr, w_, h_, p, s_);
+      BENCH_CHECK(cudaEventRecord(b_, s_));
+      BENCH_CHECK(cudaEventSynchronize(b_));
+      float ms = 0;
+      BENCH_CHECK(cudaEventElapsedTime(&ms, a_, b_));
+      return double(ms);
+    };
+    once();  // allocation, graph capture
+    double t = once();
+    int reps = std::clamp(int(o.budget_ms / std::max(t, 1e-3)), 5, o.max_reps);
+    std::vector<double> total;
+    std::map<std::string, std::vector<double>> st;
+    for (int i = 0; i < reps; ++i) {
+      total.push_back(once());
+      for (const auto& s : lab_.stage_times()) {
+        if (!st.count(s.stage)) m.stage_order.push_back(s.stage);
+        st[s.stage].push_back(s.ms);
+      }
+    }
+    m.median_ms = median(total);
+    m.min_ms = *std::min_element(total.begin(), total.end());
+    m.reps = reps;
+    for (auto& [k, v] : st) m.stages[k] = median(v);
+    m.count = lab_.fetch(false).count;
+    return m;
+  }
+  ccl::LabelResult labels(const ccl::LabelParams& p) {
+    lab_.label(d_img_, nullptr, w_, h_, p, s_);
+    return lab_.fetch(true);
+  }
+  size_t scratch() const { return lab_.scratch_bytes(); }
+  void profile(bool on) { lab_.set_profile_stages(on); }
+
+ private:
+  cudaStream_t s_ = nullptr;
+  cudaEvent_t a_ = nullptr, b_ = nullptr;
+  uint8_t* d_img_ = nullptr;
+  int w_ = 0, h_ = 0;
+  gpu::cuda::CclLabeller lab_;
+};
+
+ordered_json to_json(const Measure& m) {
+  ordered_json j;
+  j["median_ms"] = m.median_ms;
+  j["min_ms"] = m.min_ms;
+  j["reps"] = m.reps;
+  j["count"] = m.count;
+  ordered_json s = ordered_json::object();
+  for (const auto& k : m.stage_order) s[k] = m.stages.at(k);
+  j["stages_ms"] = s;
+  return j;
+}
+
+const ccl::Algorithm kAlgs[] = {ccl::Algorithm::Fast, ccl::Algorithm::Kang,
+                                ccl::Algorithm::Propagate};
+
+std::string fmt_density(double d) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.2f", d);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--json") o.json_path = next();
+    else if (a == "--save-images") o.save_dir = next();
+    else if (a == "--budget-ms") o.budget_ms = std::stod(next());
+    else if (a == "--max-reps") o.max_reps = std::stoi(next());
+    else if (a == "--quick") o.quick = true;
+    else {
+      std::fprintf(stderr, "usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] "
+                           "[--max-reps N] [--quick]\n");
+      return 2;
+    }
+  }
+  if (auto why = gpu::cuda::device_probe(); !why.empty()) {
+    std::fprintf(stderr, "bench_ccl: %s\n", why.c_str());
+    return 1;
+  }
+  if (!o.save_dir.empty()) std::filesystem::create_directories(o.save_dir);
+  ordered_json out;
+  out["device"] = gpu::cuda::device_description();
+  {
+    std::time_t t = std::time(nullptr);
+    char b[32];
+    std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    out["date"] = b;
+  }
+  Bench bench;
+  ordered_json saved = ordered_json::array();
+  auto save = [&](const std::string& name, const std::string& spec, const Image8& img) {
+    if (o.save_dir.empty() || img.width != 4096) return;
+    std::string base = o.save_dir + "/" + name;
+    write_pgm(base + ".pgm", img);
+    ordered_json e;
+    e["file"] = name + ".pgm";
+    e["spec"] = spec;
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      auto r = bench.labels(p);
+      e["count" + std::to_string(conn)] = r.count;
+      if (conn == 8) {
+        std::ofstream f(base + ".labels8.i32", std::ios::binary);
+        f.write(reinterpret_cast<const char*>(r.labels.pixels.data()),
+                std::streamsize(r.labels.size() * 4));
+        e["labels8"] = name + ".labels8.i32";
+      }
+    }
+    saved.push_back(e);
+  };
+  bool all_agree = true;
+  auto row = [&](ordered_json& arr, ordered_json base, const ccl::LabelParams& p0) {
+    int32_t count = -1;
+    for (auto alg : kAlgs) {
+      ccl::LabelParams p = p0;
+      p.algorithm = alg;
+      Measure m = bench.run(p, o);
+      ordered_json j = base;
+      j["algorithm"] = ccl::to_string(alg);
+      j.update(to_json(m));
+      arr.push_back(j);
+      if (count >= 0 && m.count != count) all_agree = false;
+      count = m.count;
+      std::printf("%-28s conn %d %-10s %10.3f ms  (%d reps, %d components)\n",
+                  base.dump().substr(0, 28).c_str(), p.connectivity, ccl::to_string(alg),
+                  m.median_ms, m.reps, m.count);
+      std::fflush(stdout);
+    }
+  };
+
+  // Paper 001, Tables 1-2: random images.
+  ordered_json density = ordered_json::array();
+  const std::vector<int> sizes = o.quick ? std::vector<int>{4096} : std::vector<int>{2048, 4096};
+  for (int size : sizes)
+    for (int k = 1; k <= 9; ++k) {
+      double d = k / 10.0;
+      std::string spec = "random:" + fmt_density(d);
+      Image8 img = sim::make_test_image(spec, size, size, 1000 + k);
+      bench.upload(img);
+      save("random_" + fmt_density(d), spec, img);
+      for (int conn : {8, 4}) {
+        ccl::LabelParams p;
+        p.connectivity = conn;
+        row(density, {{"size", size}, {"density", d}, {"connectivity", conn}}, p);
+      }
+    }
+  out["random"] = density;
+
+  // Paper 001: test images A (spirals) and B (stars).
+  ordered_json images = ordered_json::array();
+  for (const char* spec : {"spirals", "stars"})
+    for (int size : {512, 1024, 2048, 4096}) {
+      if (o.quick && size != 4096) continue;
+      Image8 img = sim::make_test_image(spec, size, size, 7);
+      bench.upload(img);
+      save(spec, spec, img);
+      for (int conn : {8, 4}) {
+        ccl::LabelParams p;
+        p.connectivity = conn;
+        row(images, {{"image", spec}, {"size", size}, {"connectivity", conn}}, p);
+      }
+    }
+  out["test_images"] = images;
+
+  // Paper 000, Table 1: radar-like frames, per phase, with each box method for kang.
+  ordered_json radar = ordered_json::array();
+  for (int n : {50, 1869}) {
+    std::string spec = "vessels:" + std::to_string(n);
+    Image8 img = sim::make_test_image(spec, 4096, 4096, 11);
+    bench.upload(img);
+    save("vessels_" + std::to_string(n), spec, img);
+    for (auto alg : kAlgs)
+      for (auto box : {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox,
+                       ccl::BoxMethod::LockPerCoordinate}) {
+        if (alg != ccl::Algorithm::Kang && box != ccl::BoxMethod::Atomic) continue;
+        ccl::LabelParams p;
+        p.connectivity = 8;
+        p.algorithm = alg;
+        p.box_method = box;
+        Measure m = bench.run(p, o);
+        ordered_json j = {{"vessels", n}, {"algorithm", ccl::to_string(alg)},
+                          {"box_method", ccl::to_string(box)}};
+        j.update(to_json(m));
+        radar.push_back(j);
+        if (m.count != n) all_agree = false;
+        std::printf("vessels %4d %-10s %-7s %10.3f ms  (%d components)\n", n,
+                    ccl::to_string(alg), ccl::to_string(box), m.median_ms, m.count);
+        std::fflush(stdout);
+      }
+  }
+  out["radar"] = radar;
+
+  // `fast` broken down by kernel group (no graph, an event after each group: the sum exceeds the
+  // graph's time by the launch gaps).
+  ordered_json prof = ordered_json::array();
+  bench.profile(true);
+  for (const char* spec : {"random:0.10", "random:0.50", "random:0.90", "spirals", "vessels:1869"}) {
+    Image8 img = sim::make_test_image(spec, 4096, 4096, 5);
+    bench.upload(img);
+    for (int conn : {8, 4}) {
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      Measure m = bench.run(p, o);
+      ordered_json j = {{"image", spec}, {"connectivity", conn}};
+      j.update(to_json(m));
+      prof.push_back(j);
+      std::printf("profile %-12s conn %d total %.3f ms:", spec, conn, m.median_ms);
+      for (const auto& k : m.stage_order) std::printf(" %s %.3f", k.c_str(), m.stages.at(k));
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  bench.profile(false);
+  out["fast_profile"] = prof;
+  out["scratch_bytes_4096"] = bench.scratch();
+  out["all_algorithms_agree"] = all_agree;
+  out["saved_images"] = saved;
+  std::printf("scratch beyond the label image at 4096^2: %.1f MB; algorithms agree: %s\n",
+              double(bench.scratch()) / 1e6, all_agree ? "yes" : "NO");
+  if (!o.json_path.empty()) {
+    std::ofstream f(o.json_path);
+    f << out.dump(1) << "\n";
+  }
+  return all_agree ? 0 : 1;
+}

@@ -1,0 +1,360 @@
+// Pipeline stage benchmark at 4096 x 4096: each CUDA stage timed with CUDA events (warm-up, then
+// the median of many runs), bytes moved and GB/s per stage, against a device-to-device copy
+// measured in the same run; paper 002's row-kernel comparison and paper 000's denoising row;
+// the CPU backend's figures for the same stages (this machine's cores) beside them.
+// Usage: bench_pipeline [--json PATH] [--reps N] [--cpu-reps N] [--no-cpu]
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu/cpu_stages.hpp"
+#include "gpu/cuda/cuda_pipeline.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/device_probe.hpp"
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/stage_tables.hpp"
+#include "tests/pipeline/frames.hpp"
+
+namespace sg = sweepline::gpu;
+namespace sc = sweepline::gpu::cuda;
+
+namespace {
+
+constexpr int kSize = 4096;
+
+struct Row {
+  std::string stage;
+  double gpu_ms = 0;
+  double bytes = 0;
+  double target_us = 0;  // 0: none
+  double cpu_ms = -1;    // -1: not measured
+  std::string note;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+class GpuTimer {
+ public:
+  GpuTimer(cudaStream_t s, int reps) : s_(s), reps_(reps) {}
+  double median_ms(const std::function<void()>& work) {
+    for (int i = 0; i < 5; ++i) work();  // warm-up
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s_));
+    std::vector<double> ms;
+    for (int i = 0; i < reps_; ++i) {
+      SWL_CUDA_CHECK(cudaEventRecord(a_.get(), s_));
+      work();
+      SWL_CUDA_CHECK(cudaEventRecord(b_.get(), s_));
+      SWL_CUDA_CHECK(cudaEventSynchronize(b_.get()));
+      float t = 0;
+      SWL_CUDA_CHECK(cudaEventElapsedTime(&t, a_.get(), b_.get()));
+      ms.push_back(t);
+    }
+    return median(ms);
+  }
+
+ private:
+  cudaStream_t s_;
+  int reps_;
+  sc::Event a_, b_;
+};
+
+double cpu_median_ms(int reps, const std::function<void()>& work) {
+  work();  // warm-up
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    work();
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return median(ms);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path;
+  int reps = 200, cpu_reps = 3;
+  bool with_cpu = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc)
+      json_path = argv[++i];
+    else if (a == "--reps" && i + 1 < argc)
+      reps = std::max(5, std::atoi(argv[++i]));
+    else if (a == "--cpu-reps" && i + 1 < argc)
+      cpu_reps = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--no-cpu")
+      with_cpu = false;
+    else {
+      std::fprintf(stderr,
+                   "usage: bench_pipeline [--json PATH] [--reps N] [--cpu-reps N] [--no-cpu]\n");
+      return 2;
+    }
+  }
+  try {
+    const std::string why = sc::device_probe();
+    if (!why.empty()) {
+      std::fprintf(stderr, "bench_pipeline: no usable CUDA device: %s\n", why.c_str());
+      return 1;
+    }
+    std::printf("device: %s\n", sc::device_description().c_str());
+    std::printf("building a %dx%d structured polar frame...\n", kSize, kSize);
+    const sweepline::PolarFrame frame =
+        sweepline::testing::structured_frame(kSize, kSize, 60000, 7);
+    sg::PipelineParams params;  // 4096 x 4096, the frame's range
+    const sg::ScanSetup setup = sg::make_scan_setup(params, frame);
+    const size_t px = size_t(kSize) * kSize;
+    sc::Stream stream;
+    cudaStream_t s = stream.get();
+    sc::DeviceBuffer<uint8_t> d_polar(px), d_mask(px), d_scan(px), d_den(px), d_bin(px), d_copy(px);
+    sc::DeviceBuffer<uint16_t> d_mid(px);
+    sc::DeviceBuffer<uint8_t> d_pyr(sg::az_pyramid_cells(kSize, kSize));
+    sc::DeviceBuffer<uint8_t> d_big_a(size_t(256) << 20), d_big_b(size_t(256) << 20);
+    sc::PinnedBuffer<uint8_t> h_polar;
+    h_polar.resize(px);
+    std::memcpy(h_polar.get(), frame.cells.data(), px);
+    SWL_CUDA_CHECK(cudaMemcpy(d_polar.get(), frame.cells.data(), px, cudaMemcpyHostToDevice));
+    GpuTimer timer(s, reps);
+    std::vector<Row> rows;
+    const double img = double(px);
+
+    std::printf("timing GPU stages (%d runs each after 5 warm-ups)...\n", reps);
+    rows.push_back({"d2d copy 256 MiB", timer.median_ms([&] {
+                      SWL_CUDA_CHECK(cudaMemcpyAsync(d_big_b.get(), d_big_a.get(), d_big_a.bytes(),
+                                                     cudaMemcpyDeviceToDevice, s));
+                    }),
+                    2.0 * double(d_big_a.bytes()), 0, -1, "the memory roof (read + write)"});
+    rows.push_back({"d2d copy 16 MiB", timer.median_ms([&] {
+                      SWL_CUDA_CHECK(cudaMemcpyAsync(d_copy.get(), d_scan.get(), px,
+                                                     cudaMemcpyDeviceToDevice, s));
+                    }),
+                    2 * img, 0, -1, "one 4096^2 8-bit image"});
+    rows.push_back({"upload full frame (pinned H2D)", timer.median_ms([&] {
+                      SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar.get(), h_polar.get(), px,
+                                                     cudaMemcpyHostToDevice, s));
+                    }),
+                    img, 0, -1, "PCIe"});
+    rows.push_back({"upload 64 dirty rows (pinned H2D)", timer.median_ms([&] {
+                      SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar.get(), h_polar.get(),
+                                                     64 * size_t(kSize), cudaMemcpyHostToDevice,
+                                                     s));
+                    }),
+                    64.0 * kSize, 0, -1, "1/64 of a rotation"});
+    const sg::ScanMode modes[3] = {sg::ScanMode::Nearest, sg::ScanMode::Bilinear,
+                                   sg::ScanMode::MaxHold};
+    for (sg::ScanMode m : modes)
+      rows.push_back(
+          {std::string("scan ") + sg::to_string(m), timer.median_ms([&] {
+             sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);
+           }),
+           2 * img, 60, -1, "polar read + image write"});
+    sc::launch_scan(setup, d_polar.get(), sg::ScanMode::MaxHold, sc::Out8{d_scan.get(), 0},
+                    d_pyr.get(), s);
+
+    std::vector<std::pair<std::string, double>> sliding_vs_tiled;
+    for (float sigma : {1.0f, 2.0f, 5.0f}) {
+      const std::vector<float> w = sg::gaussian_weights(sigma);
+      char tag[32];
+      std::snprintf(tag, sizeof tag, "sigma %.0f", double(sigma));
+      const double rows_tiled = timer.median_ms([&] {
+        sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w,
+                                 sg::GaussianImpl::Tiled, s);
+      });
+      const double rows_sliding = timer.median_ms([&] {
+        sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w,
+                                 sg::GaussianImpl::SlidingWindow, s);
+      });
+      const double cols = timer.median_ms([&] {
+        sc::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+      });
+      rows.push_back({std::string("gaussian row pass, plain tile, ") + tag, rows_tiled, 3 * img, 0,
+                      -1, "paper 002 baseline"});
+      rows.push_back({std::string("gaussian row pass, sliding window, ") + tag, rows_sliding,
+                      3 * img, 0, -1, "paper 002"});
+      rows.push_back({std::string("gaussian column pass, ") + tag, cols, 3 * img, 0, -1, ""});
+      rows.push_back(
+          {std::string("gaussian total, fused, ") + tag, timer.median_ms([&] {
+             sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+           }),
+           2 * img, 40, -1, "one kernel, no intermediate image"});
+      for (auto impl : {sg::GaussianImpl::Tiled, sg::GaussianImpl::SlidingWindow})
+        rows.push_back(
+            {std::string("gaussian total, ") + sg::to_string(impl) + ", " + tag,
+             timer.median_ms([&] {
+               sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w, impl, s);
+               sc::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+             }),
+             6 * img, 40, -1, "paper 000: 16.05 ms on a GTX 670MX"});
+      sliding_vs_tiled.push_back({tag, (rows_tiled - rows_sliding) / rows_tiled * 100.0});
+    }
+    {
+      const auto ws = sg::bilateral_spatial_weights(2.0f);
+      const auto wr = sg::bilateral_range_weights(30.0f);
+      rows.push_back({"bilateral total, sigma_s 2", timer.median_ms([&] {
+                        sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws, wr,
+                                                  s);
+                        sc::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                  kSize, ws, wr, s);
+                      }),
+                      6 * img, 120, -1, ""});
+      const auto ws5 = sg::bilateral_spatial_weights(5.0f);
+      rows.push_back({"bilateral total, sigma_s 5", timer.median_ms([&] {
+                        sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws5, wr,
+                                                  s);
+                        sc::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                  kSize, ws5, wr, s);
+                      }),
+                      6 * img, 120, -1, "largest radius"});
+    }
+    sc::FftEnhancer fft;
+    const sg::FftEnhanceParams fp;
+    rows.push_back({"fft enhance (cuFFT batched R2C/C2R)", timer.median_ms([&] {
+                      fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
+                    }),
+                    double(sc::FftEnhancer::bytes_moved(kSize, kSize)), 1000, -1,
+                    "65536 windows 32x32"});
+    rows.push_back({"cfar polar (guard 2, train 16)", timer.median_ms([&] {
+                      sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
+                    }),
+                    2 * img, 0, -1, ""});
+    rows.push_back({"cfar total (polar + scan of detections)", timer.median_ms([&] {
+                      sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
+                      sc::launch_scan(setup, d_mask.get(), sg::ScanMode::MaxHold,
+                                      sc::Out8{d_den.get(), 0}, d_pyr.get(), s);
+                    }),
+                    4 * img, 200, -1, ""});
+    rows.push_back(
+        {"threshold", timer.median_ms([&] {
+           sc::launch_threshold(d_den.get(), sc::Out8{d_bin.get(), 0}, kSize, kSize, 64, s);
+         }),
+         2 * img, 0, -1, ""});
+
+    // A whole frame through the pipeline class (default params: max-hold, Gaussian sigma 1 with
+    // the sliding window, threshold), 64 dirty rows per frame, its own per-stage events.
+    {
+      auto pipe = sc::make_cuda_pipeline();
+      sweepline::PolarFrame f = frame;
+      std::vector<double> total;
+      std::vector<std::vector<double>> per_stage;
+      std::vector<std::string> names;
+      for (int i = 0; i < 5 + std::min(reps, 50); ++i) {
+        f.dirty = {(i * 64) % kSize, 64};
+        pipe->process(f, params);
+        const auto& r = pipe->result();
+        if (i < 5) continue;
+        double sum = 0;
+        if (names.empty())
+          for (const auto& t : r.times) names.push_back(t.stage);
+        per_stage.resize(names.size());
+        for (size_t k = 0; k < r.times.size() && k < names.size(); ++k) {
+          per_stage[k].push_back(r.times[k].ms);
+          sum += r.times[k].ms;
+        }
+        total.push_back(sum);
+      }
+      for (size_t k = 0; k < names.size(); ++k)
+        rows.push_back({"frame: " + names[k], median(per_stage[k]), 0, 0, -1, "pipeline events"});
+      rows.push_back(
+          {"frame: total (default params)", median(total), 0, 0, -1, "sum of stage events"});
+    }
+
+    if (with_cpu) {
+      std::printf("timing CPU stages (%d runs each, %u threads)...\n", cpu_reps,
+                  std::thread::hardware_concurrency());
+      sg::ThreadPool pool;
+      sweepline::Image8 scan, den, bin;
+      std::vector<uint16_t> scratch;
+      std::vector<uint8_t> mask;
+      auto cpu_row = [&](const std::string& stage, const std::function<void()>& work) {
+        for (Row& r : rows)
+          if (r.stage == stage) r.cpu_ms = cpu_median_ms(cpu_reps, work);
+      };
+      for (sg::ScanMode m : modes)
+        cpu_row(std::string("scan ") + sg::to_string(m),
+                [&] { sg::cpu::scan_convert(pool, setup, frame.cells.data(), m, scan); });
+      sg::cpu::scan_convert(pool, setup, frame.cells.data(), sg::ScanMode::MaxHold, scan);
+      for (float sigma : {1.0f, 2.0f, 5.0f}) {
+        char tag[64];
+        std::snprintf(tag, sizeof tag, "gaussian total, sliding, sigma %.0f", double(sigma));
+        cpu_row(tag, [&] { sg::cpu::gaussian(pool, scan, sigma, den, scratch); });
+      }
+      cpu_row("bilateral total, sigma_s 2",
+              [&] { sg::cpu::bilateral(pool, scan, 2.0f, 30.0f, den, scratch); });
+      cpu_row("fft enhance (cuFFT batched R2C/C2R)",
+              [&] { sg::cpu::fft_enhance(pool, scan, fp, den); });
+      cpu_row("cfar polar (guard 2, train 16)",
+              [&] { sg::cpu::cfar_polar(pool, frame, 2, 16, 1e-3, mask); });
+      cpu_row("threshold", [&] { sg::cpu::threshold(pool, den, 64, bin); });
+    }
+
+    const Row& roof = rows[0];
+    const double roof_gbs = roof.bytes / (roof.gpu_ms * 1e-3) / 1e9;
+    std::printf("\n%-48s %10s %9s %8s %8s %10s %s\n", "stage (4096x4096)", "GPU us", "GB/s",
+                "%roof", "target", "CPU ms", "note");
+    nlohmann::json j;
+    j["device"] = sc::device_description();
+    j["size"] = kSize;
+    j["reps"] = reps;
+    j["copy_roof_gbs"] = roof_gbs;
+    for (const Row& r : rows) {
+      const double gbs = r.bytes > 0 ? r.bytes / (r.gpu_ms * 1e-3) / 1e9 : 0;
+      const bool has_target = r.target_us > 0;
+      const bool met = has_target && r.gpu_ms * 1000 <= r.target_us;
+      char target[32] = "";
+      if (has_target)
+        std::snprintf(target, sizeof target, "%s%.0f", met ? "ok<=" : "MISS>", r.target_us);
+      char cpu[32] = "";
+      if (r.cpu_ms >= 0) std::snprintf(cpu, sizeof cpu, "%.2f", r.cpu_ms);
+      std::printf("%-48s %10.1f %9.0f %7.0f%% %8s %10s %s\n", r.stage.c_str(), r.gpu_ms * 1000, gbs,
+                  gbs > 0 ? gbs / roof_gbs * 100 : 0.0, target, cpu, r.note.c_str());
+      nlohmann::json e{{"stage", r.stage},
+                       {"gpu_us", r.gpu_ms * 1000},
+                       {"bytes", r.bytes},
+                       {"gbs", gbs},
+                       {"note", r.note}};
+      if (has_target) {
+        e["target_us"] = r.target_us;
+        e["target_met"] = met;
+      }
+      if (r.cpu_ms >= 0) e["cpu_ms"] = r.cpu_ms;
+      j["stages"].push_back(e);
+    }
+    std::printf(
+        "\npaper 002 (row pass, sliding window vs plain shared-memory tile; paper: up to 17.9%% "
+        "faster):\n");
+    for (auto& [tag, pct] : sliding_vs_tiled) {
+      std::printf("  %s: sliding window %+.1f%% faster than the plain tile\n", tag.c_str(), pct);
+      j["paper002_sliding_gain_pct"][tag] = pct;
+    }
+    for (const Row& r : rows)
+      if (r.stage == "gaussian total, sliding, sigma 1") {
+        std::printf(
+            "paper 000 denoising row (Gaussian, 4096^2): GTX 670MX 16.05 ms, here %.3f ms "
+            "(%.0fx)\n",
+            r.gpu_ms, 16.05 / r.gpu_ms);
+        j["paper000_denoise_ms"] = {{"gtx670mx", 16.05}, {"here", r.gpu_ms}};
+      }
+    if (!json_path.empty()) {
+      std::ofstream out(json_path);
+      out << j.dump(2) << "\n";
+      std::printf("wrote %s\n", json_path.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_pipeline: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

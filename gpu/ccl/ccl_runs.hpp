@@ -1,0 +1,47 @@
+#pragma once
+// Run-based two-pass union-find over horizontal runs, strips of rows in parallel, then the seams.
+// Used by the CPU labeller for the foreground and for the background (hole filling).
+#include <cstdint>
+#include <vector>
+
+namespace sweepline::ccl::detail {
+
+struct Run {
+  int32_t y = 0, x0 = 0, x1 = 0;  // x1 inclusive
+};
+
+struct RunLabels {
+  std::vector<Run> runs;          // raster order
+  std::vector<int32_t> run_rows;  // run_rows[y] = index of the first run of row y; size h + 1
+  std::vector<int32_t> comp;      // per run: component 1..count, numbered in raster order
+  int32_t count = 0;
+};
+
+// Labels the pixels of `mask` (0/1 bytes, w x h) equal to `value` with 4- or 8-connectivity.
+RunLabels label_runs(const uint8_t* mask, int w, int h, uint8_t value, int connectivity,
+                     int threads);
+
+// Threads to use for an image of `rows` rows.
+int cpu_threads(int rows);
+
+// Runs fn(begin, end) over [0, n) split in `threads` contiguous chunks, in parallel.
+template <class Fn>
+void parallel_chunks(int64_t n, int threads, Fn&& fn);
+
+}  // namespace sweepline::ccl::detail
+
+#include <thread>
+
+template <class Fn>
+void sweepline::ccl::detail::parallel_chunks(int64_t n, int threads, Fn&& fn) {
+  if (threads <= 1 || n < 2) {
+    fn(int64_t(0), n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    int64_t b = n * t / threads, e = n * (t + 1) / threads;
+    if (b < e) pool.emplace_back([&fn, b, e] { fn(b, e); });
+  }
+  for (auto& th : pool) th.join();
+}

@@ -1,0 +1,98 @@
+#include "gpu/cpu_pipeline.hpp"
+
+#include <vector>
+
+#include "gpu/cpu_stages.hpp"
+#include "gpu/stage_tables.hpp"
+#include "gpu/thread_pool.hpp"
+
+namespace sweepline::gpu {
+
+namespace {
+
+class CpuPipeline final : public Pipeline {
+ public:
+  explicit CpuPipeline(unsigned threads) : pool_(threads) {}
+  Backend backend() const override { return Backend::Cpu; }
+
+  void process(const PolarFrame& frame, const PipelineParams& params) override {
+    validate(params, frame);
+    FrameResult r;
+    r.width = params.width;
+    r.height = params.height;
+    r.frame = result_.frame + 1;
+    const ScanSetup setup = make_scan_setup(params, frame);
+    {
+      ScopedStageTimer t(r.times, "scan");
+      cpu::scan_convert(pool_, setup, frame.cells.data(), params.scan, scan_);
+    }
+    {
+      ScopedStageTimer t(r.times, "denoise");
+      switch (params.denoise) {
+        case DenoiseMode::None:
+          denoised_ = scan_;
+          break;
+        case DenoiseMode::Gaussian:
+          cpu::gaussian(pool_, scan_, params.gaussian_sigma, denoised_, scratch_);
+          break;
+        case DenoiseMode::Bilateral:
+          cpu::bilateral(pool_, scan_, params.bilateral_sigma_s, params.bilateral_sigma_r,
+                         denoised_, scratch_);
+          break;
+        case DenoiseMode::FftEnhance:
+          cpu::fft_enhance(pool_, scan_, params.fft, denoised_);
+          break;
+        case DenoiseMode::Cfar:
+          cpu::cfar_polar(pool_, frame, params.cfar_guard, params.cfar_train, params.cfar_pfa,
+                          mask_);
+          cpu::scan_convert(pool_, setup, mask_.data(), params.scan, denoised_);
+          break;
+      }
+    }
+    {
+      ScopedStageTimer t(r.times, "threshold");
+      const uint8_t t_level = params.denoise == DenoiseMode::Cfar ? 127 : params.threshold;
+      cpu::threshold(pool_, denoised_, t_level, binary_);
+    }
+    labels_ = ImageI32();
+    if (params.label_enabled) {
+      ccl::LabelParams lp = params.label;
+      const DisplayGeometry g = display_geometry(params, frame);
+      lp.threshold = 0;
+      lp.geometry = {g.radar_x, g.radar_y, g.metres_per_pixel};
+      ccl::LabelResult lr;
+      {
+        ScopedStageTimer t(r.times, "label");
+        lr = ccl::label_cpu(binary_, lp, &scan_);
+      }
+      r.labelled = true;
+      r.count = lr.count;
+      r.components = std::move(lr.components);
+      for (const StageTime& st : lr.times) r.times.push_back({"label:" + st.stage, st.ms});
+      labels_ = std::move(lr.labels);
+    }
+    result_ = std::move(r);
+  }
+
+  const FrameResult& result() override { return result_; }
+  Image8 scan_image() override { return scan_; }
+  Image8 denoised_image() override { return denoised_; }
+  Image8 binary_image() override { return binary_; }
+  ImageI32 label_image() override { return labels_; }
+
+ private:
+  ThreadPool pool_;
+  FrameResult result_;
+  Image8 scan_, denoised_, binary_;
+  ImageI32 labels_;
+  std::vector<uint16_t> scratch_;
+  std::vector<uint8_t> mask_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pipeline> make_cpu_pipeline(unsigned threads) {
+  return std::make_unique<CpuPipeline>(threads);
+}
+
+}  // namespace sweepline::gpu

@@ -1,0 +1,121 @@
+#pragma once
+// Shared by the CUDA labelling files (host-side declarations; C++17, since nvcc builds the
+// kernels as C++17): error checks, the workspace layout and the device helpers
+// that every algorithm's output goes through (union-find forest in `uf`, roots = minimum raster
+// index, then root bits -> scan -> consecutive ids -> labels and statistics).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "app/common/check.hpp"
+
+#define CCL_CUDA_CHECK(call)                                                             \
+  do {                                                                                   \
+    cudaError_t ccl_err_ = (call);                                                       \
+    if (ccl_err_ != cudaSuccess)                                                         \
+      ::sweepline::throw_error(__FILE__, __LINE__,                                       \
+                               std::string(#call) + ": " + cudaGetErrorString(ccl_err_)); \
+  } while (0)
+
+#define CCL_CUDA_CHECK_NOTHROW(call)                                                        \
+  do {                                                                                      \
+    cudaError_t ccl_err_ = (call);                                                          \
+    if (ccl_err_ != cudaSuccess)                                                            \
+      ::sweepline::log_error_nothrow(__FILE__, __LINE__,                                    \
+                                     std::string(#call) + ": " + cudaGetErrorString(ccl_err_)); \
+  } while (0)
+
+namespace sweepline::gpu::cuda::ccl_detail {
+
+// Threads per block of the pixel-per-thread word kernels (area filter): 32 warps, one 32-pixel
+// row segment ("word") or 32 ids each.
+constexpr int kBlock = 1024;
+constexpr int kWordsPerBlock = kBlock / 32;
+// Root numbering: one thread per word, kScanWords words per block (one block count each).
+constexpr int kScanWords = 256;
+
+// Per-component statistics, structure of arrays, indexed by id - 1.
+struct Stats {
+  uint32_t* area = nullptr;
+  uint32_t* xmin = nullptr;
+  uint32_t* xmax = nullptr;
+  uint32_t* ymin = nullptr;
+  uint32_t* ymax = nullptr;
+  uint32_t* peak = nullptr;
+  unsigned long long* sum_w = nullptr;
+  unsigned long long* sum_wx = nullptr;
+  unsigned long long* sum_wy = nullptr;
+};
+constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
+
+struct Workspace {
+  int w = 0, h = 0;
+  int64_t n = 0;         // pixels
+  int wpr = 0;           // 32-pixel words per row
+  int64_t words = 0;     // wpr * h
+  int64_t blocks = 0;    // numbering blocks: ceil(words / kScanWords)
+  int32_t* uf = nullptr;          // union-find forest: -1 off, else parent (roots: themselves)
+  int32_t* labels = nullptr;      // the output label image (also scratch before the end)
+  uint32_t* on_bits = nullptr;    // words of on pixels
+  uint32_t* root_bits = nullptr;  // words of root pixels
+  uint32_t* block_counts = nullptr;   // roots per block, then exclusive offsets
+  int32_t* count = nullptr;           // [0] components, [1] kept after the filter, [2] kang count
+  int32_t* flags = nullptr;           // device-side convergence flags (propagate)
+  uint8_t* blob = nullptr;            // statistics, or hole-filling scratch before them
+  size_t blob_bytes = 0;
+  int64_t capacity = 0;               // components the statistics hold
+  Stats stats;
+  uint32_t* newid = nullptr;          // area filter's renumbering table / kang's box locks
+  uint32_t* keep_bits = nullptr;
+  int64_t id_blocks = 0;              // blocks over keep_bits words
+};
+
+// Hole filling (paper 003, simultaneous fore/background propagation): writes a 0/1 mask with the
+// holes on into the blob's tail and returns it.
+const uint8_t* fill_holes(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
+                          int connectivity, int64_t hole_max_area, cudaStream_t stream);
+
+// The algorithms. Each leaves `uf` flattened enough for the finish (roots = minimum index,
+// every pixel reaches its root by following parents) and, for `fast`, the root bits and block
+// counts too (returns true then).
+struct StageEvents;
+bool fast_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
+                cudaStream_t stream, StageEvents* ev = nullptr);
+void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
+                cudaStream_t stream, StageEvents* ev);
+void propagate_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
+                     int connectivity, cudaStream_t stream);
+// kang's bounding boxes (Alg. 6, Alg. 7 or plain atomics) from the final labels.
+// method: 0 atomics, 1 Alg. 6, 2 Alg. 7.
+void kang_boxes(const Workspace& ws, int method, cudaStream_t stream);
+// kang's countBlobs (Alg. 5) over a forest whose roots are themselves.
+void kang_count(const Workspace& ws, cudaStream_t stream);
+
+// Named event marks for per-stage times (kang and propagate run outside the graph).
+struct StageEvents {
+  static constexpr int kMax = 24;
+  cudaEvent_t ev[kMax] = {};
+  const char* name[kMax] = {};
+  int used = 0;
+  void mark(const char* stage, cudaStream_t s);  // records the end of `stage`
+};
+
+// The common finish.
+void root_flags(const Workspace& ws, cudaStream_t stream);  // root bits + block counts from uf
+void scan_block_counts(const uint32_t* counts_in, uint32_t* offsets, int64_t n, int32_t* total,
+                       cudaStream_t stream);
+// root_ymin: a component's ymin is its root's row (not for kang, whose box kernels find it).
+// weighted: an intensity image is given (else area and peak are not kept).
+void assign_ids(const Workspace& ws, bool init_stats, bool root_ymin, bool weighted,
+                cudaStream_t stream);
+// Without an intensity image the statistics keep no separate area: it equals sum_w.
+// run_starts: the forest has entries at `fast`'s run starts only (found from the on bits).
+void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool run_starts,
+              cudaStream_t stream);
+void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool weighted,
+                 cudaStream_t stream);
+
+inline int blocks_for(int64_t n, int threads) { return int((n + threads - 1) / threads); }
+
+}  // namespace sweepline::gpu::cuda::ccl_detail

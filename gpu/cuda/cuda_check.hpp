@@ -1,0 +1,27 @@
+#pragma once
+// CUDA error checks: SWL_CUDA_CHECK throws sweepline::Error with the call and the runtime's
+// message; SWL_CUDA_CHECK_NOTHROW logs (for destructors).
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "app/common/check.hpp"
+
+#define SWL_CUDA_CHECK(call)                                                              \
+  do {                                                                                    \
+    const cudaError_t swl_err_ = (call);                                                  \
+    if (swl_err_ != cudaSuccess)                                                          \
+      ::sweepline::throw_error(__FILE__, __LINE__,                                        \
+                               std::string(#call) + ": " + cudaGetErrorString(swl_err_)); \
+  } while (0)
+
+#define SWL_CUDA_CHECK_NOTHROW(call)                                                            \
+  do {                                                                                          \
+    const cudaError_t swl_err_ = (call);                                                        \
+    if (swl_err_ != cudaSuccess)                                                                \
+      ::sweepline::log_error_nothrow(__FILE__, __LINE__,                                        \
+                                     std::string(#call) + ": " + cudaGetErrorString(swl_err_)); \
+  } while (0)
+
+// After a kernel launch: launch-configuration errors surface here, not at the next sync.
+#define SWL_CUDA_CHECK_LAUNCH() SWL_CUDA_CHECK(cudaGetLastError())

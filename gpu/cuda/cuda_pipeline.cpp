@@ -1,0 +1,253 @@
+// The CUDA pipeline: one stream, buffers sized once per shape, dirty-row upload from pinned
+// memory, CUDA events around every stage; nothing in process() waits for the device (result()
+// and the image read-backs do).
+#include "gpu/cuda/cuda_pipeline.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/common/check.hpp"
+#include "gpu/cuda/ccl_cuda.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/device_probe.hpp"
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/stage_tables.hpp"
+
+namespace sweepline::gpu::cuda {
+
+namespace {
+
+constexpr int kMaxEvents = 12;
+
+class CudaPipelineImpl final : public CudaPipeline {
+ public:
+  CudaPipelineImpl() {
+    for (int i = 0; i < kMaxEvents; ++i) events_.emplace_back();
+  }
+  ~CudaPipelineImpl() override {
+    // Buffers are freed by their owners; make sure no kernel still uses them.
+    SWL_CUDA_CHECK_NOTHROW(cudaStreamSynchronize(stream_.get()));
+  }
+
+  Backend backend() const override { return Backend::Cuda; }
+  cudaStream_t stream() const override { return stream_.get(); }
+  const uint8_t* d_scan() const override { return d_scan_.get(); }
+  const uint8_t* d_denoised() const override { return d_den_.get(); }
+  const uint8_t* d_binary() const override { return d_bin_.get(); }
+
+  void process(const PolarFrame& frame, const PipelineParams& params) override {
+    process(frame, params, DisplayTargets{});
+  }
+
+  void process(const PolarFrame& frame, const PipelineParams& params,
+               const DisplayTargets& targets) override {
+    validate(params, frame);
+    finish_pending();  // the previous frame's times, before its events are reused
+    const int W = params.width, H = params.height;
+    const size_t pixels = size_t(W) * size_t(H);
+    w_ = W;
+    h_ = H;
+    d_scan_.resize(pixels);
+    d_den_.resize(pixels);
+    d_bin_.resize(pixels);
+    d_mid_.resize(pixels);
+    if (frame.azimuths != az_ || frame.range_bins != bins_) {
+      d_polar_.resize(frame.cells.size());
+      d_mask_.resize(frame.cells.size());
+      d_pyr_.resize(std::max<size_t>(1, az_pyramid_cells(frame.azimuths, frame.range_bins)));
+      h_polar_.resize(frame.cells.size());
+      az_ = frame.azimuths;
+      bins_ = frame.range_bins;
+      polar_valid_ = false;
+    }
+    cudaStream_t s = stream_.get();
+    FrameResult r;
+    r.width = W;
+    r.height = H;
+    r.frame = frame_count_ + 1;
+    stages_.clear();
+    SWL_CUDA_CHECK(cudaEventRecord(events_[0].get(), s));
+
+    upload(frame);
+    mark("upload");
+
+    const ScanSetup setup = make_scan_setup(params, frame);
+    launch_scan(setup, d_polar_.get(), params.scan, Out8{d_scan_.get(), targets.scan}, d_pyr_.get(),
+                s);
+    mark("scan");
+
+    const Out8 den{d_den_.get(), targets.denoised};
+    switch (params.denoise) {
+      case DenoiseMode::None:
+        launch_copy(d_scan_.get(), den, W, H, s);
+        break;
+      case DenoiseMode::Gaussian: {
+        const std::vector<float> w = gaussian_weights(params.gaussian_sigma);
+        if (params.gaussian_impl == GaussianImpl::Fused) {
+          launch_gaussian_fused(d_scan_.get(), den, W, H, w, s);
+        } else {
+          launch_gaussian_rows(d_scan_.get(), d_mid_.get(), W, H, w, params.gaussian_impl, s);
+          launch_gaussian_cols(d_mid_.get(), den, W, H, w, s);
+        }
+        break;
+      }
+      case DenoiseMode::Bilateral: {
+        const std::vector<float> ws = bilateral_spatial_weights(params.bilateral_sigma_s);
+        const std::array<float, 256> wr = bilateral_range_weights(params.bilateral_sigma_r);
+        launch_bilateral_rows(d_scan_.get(), d_mid_.get(), W, H, ws, wr, s);
+        launch_bilateral_cols(d_mid_.get(), den, W, H, ws, wr, s);
+        break;
+      }
+      case DenoiseMode::FftEnhance:
+        fft_.run(d_scan_.get(), den, W, H, params.fft, s);
+        break;
+      case DenoiseMode::Cfar:
+        launch_cfar(d_polar_.get(), d_mask_.get(), az_, bins_, params.cfar_guard, params.cfar_train,
+                    params.cfar_pfa, s);
+        launch_scan(setup, d_mask_.get(), params.scan, den, d_pyr_.get(), s);
+        break;
+    }
+    mark("denoise");
+
+    const uint8_t t = params.denoise == DenoiseMode::Cfar ? 127 : params.threshold;
+    launch_threshold(d_den_.get(), Out8{d_bin_.get(), targets.binary}, W, H, t, s);
+    mark("threshold");
+
+    labels_pending_ = false;
+    StageTimes host_times;
+    if (params.label_enabled) label(frame, params, targets, r, host_times);
+    host_times_ = std::move(host_times);
+    result_ = std::move(r);
+    pending_ = true;
+    ++frame_count_;
+  }
+
+  const FrameResult& result() override {
+    finish_pending();
+    return result_;
+  }
+
+  Image8 scan_image() override { return download8(d_scan_); }
+  Image8 denoised_image() override { return download8(d_den_); }
+  Image8 binary_image() override { return download8(d_bin_); }
+  ImageI32 label_image() override {
+    finish_pending();
+    if (!result_.labelled) return ImageI32();
+    ImageI32 img(w_, h_);
+    SWL_CUDA_CHECK(cudaMemcpyAsync(img.pixels.data(), labeller_.d_labels(),
+                                   img.size() * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                   stream_.get()));
+    SWL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return img;
+  }
+
+ private:
+  void mark(const char* stage) {
+    const size_t i = stages_.size() + 1;
+    SWL_CHECK(i < events_.size(), "cuda pipeline: too many stages");
+    SWL_CUDA_CHECK(cudaEventRecord(events_[i].get(), stream_.get()));
+    stages_.push_back(stage);
+  }
+
+  // Only the rows changed since the last frame travel, from pinned memory, asynchronously.
+  void upload(const PolarFrame& frame) {
+    RowSpan span = frame.dirty;
+    const bool span_ok = span.first >= 0 && span.first < az_ && span.count >= 0;
+    if (!polar_valid_ || !span_ok || span.count >= az_) span = {0, az_};
+    if (span.count == 0) return;
+    // The pinned buffer may still feed the previous frame's copy.
+    SWL_CUDA_CHECK(cudaEventSynchronize(upload_done_.get()));
+    const size_t row_bytes = size_t(bins_);
+    auto copy_rows = [&](int first, int count) {
+      const size_t off = size_t(first) * row_bytes, n = size_t(count) * row_bytes;
+      std::memcpy(h_polar_.get() + off, frame.cells.data() + off, n);
+      SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar_.get() + off, h_polar_.get() + off, n,
+                                     cudaMemcpyHostToDevice, stream_.get()));
+      uploaded_rows_ += uint64_t(count);
+    };
+    const int first_part = std::min(span.count, az_ - span.first);
+    copy_rows(span.first, first_part);
+    if (span.count > first_part) copy_rows(0, span.count - first_part);
+    SWL_CUDA_CHECK(cudaEventRecord(upload_done_.get(), stream_.get()));
+    polar_valid_ = true;
+  }
+
+  // Labelling on the device (gpu/cuda/ccl_cuda.hpp), enqueued on the same stream; the
+  // components are fetched (a host wait) only when result() is asked for.
+  void label(const PolarFrame& frame, const PipelineParams& params, const DisplayTargets& targets,
+             FrameResult& r, StageTimes&) {
+    ccl::LabelParams lp = params.label;
+    const DisplayGeometry g = display_geometry(params, frame);
+    lp.threshold = 0;
+    lp.geometry = {g.radar_x, g.radar_y, g.metres_per_pixel};
+    labeller_.label(d_bin_.get(), d_scan_.get(), w_, h_, lp, stream_.get());
+    mark("label");
+    if (targets.label_colour) {
+      launch_label_colour(labeller_.d_labels(), targets.label_colour, w_, h_, stream_.get());
+      mark("label colour");
+    }
+    r.labelled = true;
+    labels_pending_ = true;
+  }
+
+  void finish_pending() {
+    if (!pending_) return;
+    pending_ = false;
+    const size_t last = stages_.size();
+    SWL_CUDA_CHECK(cudaEventSynchronize(events_[last].get()));
+    StageTimes times;
+    for (size_t i = 0; i < stages_.size(); ++i) {
+      float ms = 0;
+      SWL_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i].get(), events_[i + 1].get()));
+      times.push_back({stages_[i], double(ms)});
+    }
+    for (StageTime& st : host_times_) times.push_back(std::move(st));
+    host_times_.clear();
+    if (labels_pending_) {
+      labels_pending_ = false;
+      ccl::LabelResult lr = labeller_.fetch(false);
+      result_.count = lr.count;
+      result_.components = std::move(lr.components);
+      for (const StageTime& st : lr.times) times.push_back({"label:" + st.stage, st.ms});
+    }
+    result_.times = std::move(times);
+  }
+
+  Image8 download8(const DeviceBuffer<uint8_t>& d) {
+    Image8 img(w_, h_);
+    if (d.get() == nullptr || img.empty()) return Image8();
+    SWL_CUDA_CHECK(cudaMemcpyAsync(img.pixels.data(), d.get(), img.size(), cudaMemcpyDeviceToHost,
+                                   stream_.get()));
+    SWL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return img;
+  }
+
+  Stream stream_;
+  std::vector<Event> events_;
+  Event upload_done_{cudaEventDisableTiming};
+  std::vector<const char*> stages_;
+  StageTimes host_times_;
+  DeviceBuffer<uint8_t> d_polar_, d_mask_, d_pyr_, d_scan_, d_den_, d_bin_;
+  DeviceBuffer<uint16_t> d_mid_;
+  PinnedBuffer<uint8_t> h_polar_;
+  FftEnhancer fft_;
+  int az_ = 0, bins_ = 0, w_ = 0, h_ = 0;
+  bool polar_valid_ = false, pending_ = false;
+  uint64_t frame_count_ = 0, uploaded_rows_ = 0;
+  FrameResult result_;
+  bool labels_pending_ = false;
+  CclLabeller labeller_;
+};
+
+}  // namespace
+
+std::unique_ptr<CudaPipeline> make_cuda_pipeline() {
+  const std::string reason = device_probe();
+  SWL_CHECK(reason.empty(), "the cuda pipeline backend is unavailable: " + reason);
+  return std::make_unique<CudaPipelineImpl>();
+}
+
+}  // namespace sweepline::gpu::cuda

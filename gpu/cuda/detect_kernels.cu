@@ -1,0 +1,154 @@
+// CFAR (polar), threshold and label colouring on the GPU.
+#include <cuda_runtime.h>
+
+#include <cmath>
+
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/fixed_point.hpp"
+
+namespace sweepline::gpu::cuda {
+
+namespace {
+
+constexpr int kCfarThreads = 256;
+
+struct CfarTable {
+  float k[2 * kMaxCfarCells + 1];  // alpha(N) / N, the same numbers as the CPU's table
+  int guard, train;
+};
+
+// One block per azimuth row; each thread a contiguous run of cells, sliding the two training
+// windows with exact integer sums.
+__global__ void cfar_kernel(const uint8_t* __restrict__ polar, uint8_t* __restrict__ mask, int bins,
+                            CfarTable tab) {
+  const uint8_t* row = polar + size_t(blockIdx.x) * size_t(bins);
+  uint8_t* m = mask + size_t(blockIdx.x) * size_t(bins);
+  const int run = (bins + kCfarThreads - 1) / kCfarThreads;
+  const int r_begin = threadIdx.x * run, r_end = min(bins, r_begin + run);
+  if (r_begin >= r_end) return;
+  const int G = tab.guard, T = tab.train;
+  int r = r_begin;
+  int lb = max(0, r - G - T), le = max(0, r - G);                // [lb, le)
+  int rb = min(bins, r + G + 1), re = min(bins, r + G + T + 1);  // [rb, re)
+  int sl = 0, sr = 0;
+  for (int i = lb; i < le; ++i) sl += __ldg(row + i);
+  for (int i = rb; i < re; ++i) sr += __ldg(row + i);
+  for (;;) {
+    const int n = (le - lb) + (re - rb);
+    const float v = float(__ldg(row + r));
+    m[r] = (n > 0 && v > __fmul_rn(tab.k[n], float(sl + sr))) ? 255 : 0;
+    if (++r == r_end) break;
+    // Slide to r: the left window gains r-1-G and loses r-1-G-T, the right loses r+G, gains r+G+T.
+    if (r - 1 - G >= 0) {
+      sl += __ldg(row + (r - 1 - G));
+      le = r - G;
+    }
+    if (r - 1 - G - T >= 0) {
+      sl -= __ldg(row + (r - 1 - G - T));
+      lb = r - G - T;
+    }
+    if (r + G < bins) {
+      sr -= __ldg(row + (r + G));
+      rb = r + G + 1;
+    } else {
+      rb = bins;
+    }
+    if (r + G + T < bins) {
+      sr += __ldg(row + (r + G + T));
+      re = r + G + T + 1;
+    } else {
+      re = bins;
+    }
+  }
+}
+
+__global__ void threshold_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
+                                 unsigned t) {
+  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  const int y = blockIdx.y;
+  if (x >= w) return;
+  const uint8_t* src = in + size_t(y) * size_t(w);
+  uint8_t* dst = out.d + size_t(y) * size_t(w);
+  uint8_t v[4];
+  if (x + 3 < w && (w & 3) == 0) {
+    const uchar4 q = __ldg(reinterpret_cast<const uchar4*>(src + x));
+    v[0] = q.x > t ? 255 : 0;
+    v[1] = q.y > t ? 255 : 0;
+    v[2] = q.z > t ? 255 : 0;
+    v[3] = q.w > t ? 255 : 0;
+    *reinterpret_cast<uchar4*>(dst + x) = make_uchar4(v[0], v[1], v[2], v[3]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      v[i] = 0;
+      if (x + i < w) dst[x + i] = v[i] = src[x + i] > t ? 255 : 0;
+    }
+  }
+  if (out.surf)
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      if (x + i < w) surf2Dwrite(v[i], cudaSurfaceObject_t(out.surf), x + i, y);
+}
+
+__global__ void copy_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w || y >= h) return;
+  const size_t i = size_t(y) * size_t(w) + size_t(x);
+  const uint8_t v = __ldg(in + i);
+  out.d[i] = v;
+  if (out.surf) surf2Dwrite(v, cudaSurfaceObject_t(out.surf), x, y);
+}
+
+__device__ __forceinline__ uint32_t label_colour_d(int32_t label) {
+  if (label <= 0) return 0u;
+  uint32_t hsh = uint32_t(label) * 2654435761u;
+  hsh ^= hsh >> 15;
+  const uint32_t r = 64u + (hsh & 0xBFu), g = 64u + ((hsh >> 8) & 0xBFu),
+                 b = 64u + ((hsh >> 16) & 0xBFu);
+  return r | (g << 8) | (b << 16) | 0xFF000000u;
+}
+
+__global__ void label_colour_kernel(const int32_t* __restrict__ labels, cudaSurfaceObject_t surf,
+                                    int w, int h) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w || y >= h) return;
+  const uint32_t c = label_colour_d(labels[size_t(y) * size_t(w) + size_t(x)]);
+  surf2Dwrite(make_uchar4(uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)), surf,
+              x * int(sizeof(uchar4)), y);
+}
+
+}  // namespace
+
+void launch_cfar(const uint8_t* d_polar, uint8_t* d_mask, int azimuths, int bins, int guard,
+                 int train, double pfa, cudaStream_t stream) {
+  SWL_CHECK(guard >= 0 && train >= 1 && guard + train <= kMaxCfarCells, "CFAR: bad guard/train");
+  CfarTable tab{};
+  tab.guard = guard;
+  tab.train = train;
+  const std::vector<float> k = cfar_scale_table(train, pfa);  // the CPU's very table
+  for (size_t n = 0; n < k.size(); ++n) tab.k[n] = k[n];
+  cfar_kernel<<<unsigned(azimuths), kCfarThreads, 0, stream>>>(d_polar, d_mask, bins, tab);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_threshold(const uint8_t* d_in, Out8 out, int w, int h, uint8_t t, cudaStream_t stream) {
+  const dim3 grid(unsigned((w + 4 * 256 - 1) / (4 * 256)), unsigned(h));
+  threshold_kernel<<<grid, 256, 0, stream>>>(d_in, out, w, h, t);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy(const uint8_t* d_in, Out8 out, int w, int h, cudaStream_t stream) {
+  const dim3 grid(unsigned((w + 255) / 256), unsigned(h));
+  copy_kernel<<<grid, 256, 0, stream>>>(d_in, out, w, h);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_label_colour(const int32_t* d_labels, unsigned long long surf, int w, int h,
+                         cudaStream_t stream) {
+  if (!surf) return;
+  const dim3 grid(unsigned((w + 255) / 256), unsigned(h));
+  label_colour_kernel<<<grid, 256, 0, stream>>>(d_labels, cudaSurfaceObject_t(surf), w, h);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace sweepline::gpu::cuda

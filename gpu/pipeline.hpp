@@ -1,0 +1,116 @@
+#pragma once
+// The processing pipeline: a polar frame (azimuths x range bins, 8-bit) in, a W x H Cartesian
+// display out as three images (scan-converted, denoised, binary) and, when enabled, labelled
+// components. Two backends (CPU threads, CUDA) behind one interface; make one with
+// make_pipeline() in gpu/backend/make_pipeline.hpp. CUDA-only API (streams, display surfaces)
+// lives in gpu/cuda/cuda_pipeline.hpp so that this header stays free of CUDA.
+//
+// Geometry: pixel (x, y), centre at (x + 0.5, y + 0.5), y down. The display centre (W/2, H/2) is
+// at (origin_east_m, origin_north_m) from the radar; one pixel is display_range_m / (min(W,H)/2)
+// metres. Range = distance from the radar, azimuth = atan2(east, north): 0 = north, clockwise.
+// Pixels past the frame's range are 0.
+//
+// Image values: scan-converted and denoised images are intensities 0..255; the binary image is
+// 0 or 255 (so it displays as is, and ccl::label_cpu with threshold 0 reads it).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/common/image.hpp"
+#include "app/common/polar_frame.hpp"
+#include "app/common/stage_timing.hpp"
+#include "gpu/ccl/ccl.hpp"
+#include "gpu/pipeline_types.hpp"
+
+namespace sweepline::gpu {
+
+struct PipelineParams {
+  int width = 4096;
+  int height = 4096;
+  double display_range_m = 0;  // centre to the nearer edge; 0 = the frame's range_m
+  double origin_east_m = 0;    // display centre relative to the radar (off-centre display)
+  double origin_north_m = 0;
+  ScanMode scan = ScanMode::MaxHold;
+
+  DenoiseMode denoise = DenoiseMode::Gaussian;
+  float gaussian_sigma = 1.0f;  // 0.5..5; kernel radius ceil(3 sigma)
+  GaussianImpl gaussian_impl = GaussianImpl::SlidingWindow;
+  float bilateral_sigma_s = 2.0f;   // pixels, 0.5..5; radius ceil(2 sigma_s)
+  float bilateral_sigma_r = 30.0f;  // intensity levels
+  FftEnhanceParams fft;
+  // Cell-averaging CFAR along range in the polar domain: cells r +- (guard+1 .. guard+train) form
+  // the noise estimate (those inside the frame, N of them); a cell is a detection when
+  // value > alpha / N * sum with alpha = N (pfa^(-1/N) - 1). The detections are scan-converted
+  // (with `scan`) to make the denoised image (0/255) and the binary image (> 127): `threshold`
+  // does not apply in this mode.
+  int cfar_guard = 2;
+  int cfar_train = 16;
+  double cfar_pfa = 1e-3;
+
+  uint8_t threshold = 64;  // binary = denoised > threshold ? 255 : 0
+
+  bool label_enabled = false;
+  // label.geometry is filled in by the pipeline from the display geometry; label.threshold is
+  // forced to 0 (the binary image is already thresholded).
+  ccl::LabelParams label;
+};
+
+struct FrameResult {
+  int width = 0;
+  int height = 0;
+  uint64_t frame = 0;  // frames processed so far, this one included
+  StageTimes times;    // "upload", "scan", "denoise", "threshold", "label", ... in order
+  bool labelled = false;
+  int32_t count = 0;  // components kept (0 when not labelled)
+  std::vector<ccl::Component> components;
+};
+
+// Derived geometry, the same on both backends.
+struct DisplayGeometry {
+  double metres_per_pixel = 1;
+  double radar_x = 0;  // pixel coordinates of the radar (may be off the display)
+  double radar_y = 0;
+};
+DisplayGeometry display_geometry(const PipelineParams& params, const PolarFrame& frame);
+
+class Pipeline {
+ public:
+  virtual ~Pipeline() = default;
+  virtual Backend backend() const = 0;
+  // Runs every stage on `frame`. Throws sweepline::Error on bad parameters (size, sigma, ...)
+  // or a device failure; the previous result then stays valid.
+  virtual void process(const PolarFrame& frame, const PipelineParams& params) = 0;
+  // The last frame's times and components. On CUDA this waits for the frame to finish.
+  virtual const FrameResult& result() = 0;
+
+  // Host copies of the last frame's images, for tests, snapshots and the CLI (slow on CUDA:
+  // a synchronous download). The label image is empty when labelling is off.
+  virtual Image8 scan_image() = 0;
+  virtual Image8 denoised_image() = 0;
+  virtual Image8 binary_image() = 0;
+  virtual ImageI32 label_image() = 0;
+};
+
+// Validates params against frame (throws sweepline::Error with the reason).
+void validate(const PipelineParams& params, const PolarFrame& frame);
+
+const char* to_string(Backend b);
+Backend backend_from_string(const std::string& s);  // "cpu" | "cuda"; throws
+const char* to_string(ScanMode m);
+ScanMode scan_mode_from_string(const std::string& s);  // "nearest" | "bilinear" | "maxhold"
+const char* to_string(DenoiseMode m);
+DenoiseMode denoise_mode_from_string(const std::string& s);  // none|gaussian|bilateral|fft|cfar
+const char* to_string(GaussianImpl g);
+GaussianImpl gaussian_impl_from_string(const std::string& s);  // tiled | sliding | fused
+
+// Label colour for display (RGBA8 packed as 0xAABBGGRR, little-endian R first): 0 is transparent
+// black, labels get a stable bright hue. Both backends and the renderer use this.
+inline uint32_t label_colour(int32_t label) {
+  if (label <= 0) return 0u;
+  uint32_t h = uint32_t(label) * 2654435761u;
+  h ^= h >> 15;
+  uint32_t r = 64u + (h & 0xBFu), g = 64u + ((h >> 8) & 0xBFu), b = 64u + ((h >> 16) & 0xBFu);
+  return r | (g << 8) | (b << 16) | 0xFF000000u;
+}
+
+}  // namespace sweepline::gpu

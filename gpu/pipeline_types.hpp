@@ -1,0 +1,35 @@
+#pragma once
+// The pipeline's mode enums and small parameter blocks, free of the image headers so that CUDA
+// translation units (compiled as C++17) can include them. Users include gpu/pipeline.hpp.
+
+namespace sweepline::gpu {
+
+enum class Backend { Cpu, Cuda };
+// Nearest: the polar cell under the pixel centre. Bilinear: interpolated between the four cells
+// around the centre (azimuth wraps). MaxHold: the maximum over every polar cell the pixel's
+// footprint (the disc circumscribing the pixel) touches, so small far targets survive and near
+// range does not alias; a single bright cell may light up to 2 x 2 pixels.
+enum class ScanMode { Nearest, Bilinear, MaxHold };
+enum class DenoiseMode { None, Gaussian, Bilateral, FftEnhance, Cfar };
+// CUDA Gaussian: two passes through an 8.8 fixed-point intermediate image, the row pass either
+// a plain shared-memory tile with apron (Tiled) or paper 002's sliding window (SlidingWindow);
+// or one kernel doing both passes on a shared-memory tile (Fused), which skips the intermediate
+// image's trip through global memory. All three compute the same numbers. The CPU backend has
+// one implementation and ignores this.
+enum class GaussianImpl { Tiled, SlidingWindow, Fused };
+
+// Paper 004's block enhancement: 32 x 32 windows every 16 pixels (centred on each 16 x 16 output
+// block, zero outside the image); spectrum times (Re^2 + Im^2)^power; frequencies with radius
+// < low_cut or > high_cut (in cycles per window, 0..22.6) zeroed; inverse; out = v * gain / max|v|
+// + offset, clamped to 0..255 and truncated; only the central 16 x 16 is kept. The paper's values
+// for fingerprints are gain 127, offset 128.5; the radar defaults keep positive structure only.
+struct FftEnhanceParams {
+  float power = 0.3f;
+  float low_cut = 1.0f;  // 1: the DC term only
+  float high_cut = 12.0f;
+  float gain = 255.0f;
+  float offset = 0.5f;
+  float min_peak = 1.0f;  // windows whose max|v| is below this are flat (out = offset)
+};
+
+}  // namespace sweepline::gpu

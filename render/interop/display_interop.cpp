@@ -1,0 +1,112 @@
+#include "render/interop/display_interop.hpp"
+
+// GL types must be declared before cuda_gl_interop.h pulls in its own GL header.
+#include <GL/glew.h>
+#include <cuda_gl_interop.h>
+
+#include <string>
+#include <utility>
+
+#include "app/common/check.hpp"
+
+namespace sweepline::render::interop {
+
+namespace {
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    SWL_CHECK(false, std::string(what) + ": " + cudaGetErrorString(e));
+  }
+}
+
+void cuda_check_nothrow(cudaError_t e, const char* what) noexcept {
+  SWL_CHECK_NOTHROW(e == cudaSuccess, std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+}  // namespace
+
+RegisteredTexture::RegisteredTexture(GLuint texture, unsigned flags) {
+  cuda_check(cudaGraphicsGLRegisterImage(&resource_, texture, GL_TEXTURE_2D, flags),
+             "cudaGraphicsGLRegisterImage");
+}
+
+RegisteredTexture::~RegisteredTexture() { release(); }
+
+RegisteredTexture::RegisteredTexture(RegisteredTexture&& o) noexcept
+    : resource_(std::exchange(o.resource_, nullptr)) {}
+
+RegisteredTexture& RegisteredTexture::operator=(RegisteredTexture&& o) noexcept {
+  if (this != &o) {
+    release();
+    resource_ = std::exchange(o.resource_, nullptr);
+  }
+  return *this;
+}
+
+void RegisteredTexture::release() noexcept {
+  if (resource_) cuda_check_nothrow(cudaGraphicsUnregisterResource(resource_), "cudaGraphicsUnregisterResource");
+  resource_ = nullptr;
+}
+
+DisplayInterop::DisplayInterop(const DisplayTextures& textures) {
+  for (int i = 0; i < kLayerCount; ++i) {
+    names_[size_t(i)] = textures.texture(Layer(i));
+    registered_[size_t(i)] = RegisteredTexture(names_[size_t(i)], cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    // The pipeline rewrites every pixel each frame: CUDA need not preserve the old contents.
+    cuda_check(cudaGraphicsResourceSetMapFlags(registered_[size_t(i)].get(), cudaGraphicsMapFlagsWriteDiscard),
+               "cudaGraphicsResourceSetMapFlags");
+  }
+}
+
+DisplayInterop::~DisplayInterop() {
+  if (last_stream_) cuda_check_nothrow(cudaStreamSynchronize(last_stream_), "cudaStreamSynchronize");
+  destroy_surfaces();
+}
+
+bool DisplayInterop::matches(const DisplayTextures& textures) const {
+  for (int i = 0; i < kLayerCount; ++i)
+    if (names_[size_t(i)] != textures.texture(Layer(i))) return false;
+  return true;
+}
+
+void DisplayInterop::destroy_surfaces() noexcept {
+  for (auto& s : surfaces_) {
+    if (s) cuda_check_nothrow(cudaDestroySurfaceObject(s), "cudaDestroySurfaceObject");
+    s = 0;
+  }
+}
+
+DisplayInterop::Mapping DisplayInterop::map(cudaStream_t stream) {
+  destroy_surfaces();
+  last_stream_ = stream;
+  cudaGraphicsResource_t res[kLayerCount];
+  for (int i = 0; i < kLayerCount; ++i) res[i] = registered_[size_t(i)].get();
+  cuda_check(cudaGraphicsMapResources(kLayerCount, res, stream), "cudaGraphicsMapResources");
+  Mapping m(this, stream);  // from here on the destructor unmaps, also if a step below throws
+  unsigned long long* out[kLayerCount] = {&m.targets_.scan, &m.targets_.denoised, &m.targets_.binary,
+                                          &m.targets_.label_colour};
+  for (int i = 0; i < kLayerCount; ++i) {
+    cudaArray_t array = nullptr;
+    cuda_check(cudaGraphicsSubResourceGetMappedArray(&array, res[i], 0, 0),
+               "cudaGraphicsSubResourceGetMappedArray");
+    cudaResourceDesc desc{};
+    desc.resType = cudaResourceTypeArray;
+    desc.res.array.array = array;
+    cuda_check(cudaCreateSurfaceObject(&surfaces_[size_t(i)], &desc), "cudaCreateSurfaceObject");
+    *out[i] = surfaces_[size_t(i)];
+  }
+  return m;
+}
+
+DisplayInterop::Mapping::Mapping(Mapping&& o) noexcept
+    : owner_(std::exchange(o.owner_, nullptr)), stream_(o.stream_), targets_(o.targets_) {}
+
+DisplayInterop::Mapping::~Mapping() {
+  if (!owner_) return;
+  cudaGraphicsResource_t res[kLayerCount];
+  for (int i = 0; i < kLayerCount; ++i) res[i] = owner_->registered_[size_t(i)].get();
+  cuda_check_nothrow(cudaGraphicsUnmapResources(kLayerCount, res, stream_), "cudaGraphicsUnmapResources");
+}
+
+}  // namespace sweepline::render::interop

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Times the peer labellers on the exact images bench_ccl saved, on the GPU machine's Python,
+and checks that each peer finds our partition.
+
+  scripts/bench-peers.py IMAGES_DIR BENCH_JSON [--json OUT] [--reps N]
+
+IMAGES_DIR holds NAME.pgm and NAME.labels8.i32 (our 8-connected labels, raw int32) written by
+`bench_ccl --save-images DIR`; BENCH_JSON is bench_ccl's --json output (our timings and counts).
+Peers: OpenCV cv2.connectedComponents and connectedComponentsWithStats (all CPU threads),
+cupyx.scipy.ndimage.label (GPU), scipy.ndimage.label (CPU, one thread). Each peer's component
+count is compared with ours for 4- and 8-connectivity; for 8-connectivity cv2's and cupyx's
+label images are compared with ours as partitions (a one-to-one map between labels).
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def read_pgm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    parts = []
+    i = 0
+    while len(parts) < 4:  # magic, width, height, maxval (no comments in our files)
+        while data[i:i + 1].isspace():
+            i += 1
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        parts.append(data[i:j])
+        i = j
+    i += 1
+    assert parts[0] == b"P5", path
+    w, h = int(parts[1]), int(parts[2])
+    return np.frombuffer(data, dtype=np.uint8, count=w * h, offset=i).reshape(h, w)
+
+
+def median_ms(fn, reps, sync=None):
+    fn()  # warm-up
+    if sync:
+        sync()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        if sync:
+            sync()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def same_partition(a, b):
+    """True when label images a and b (0 = background in both) split the pixels the same way."""
+    a = a.ravel().astype(np.int64)
+    b = b.ravel().astype(np.int64)
+    if not np.array_equal(a == 0, b == 0):
+        return False
+    on = a != 0
+    a, b = a[on], b[on]
+    pairs = np.unique(a * (int(b.max(initial=0)) + 1) + b)
+    return len(pairs) == len(np.unique(a)) == len(np.unique(b))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("images")
+    ap.add_argument("bench_json")
+    ap.add_argument("--json", default="")
+    ap.add_argument("--reps", type=int, default=10)
+    args = ap.parse_args()
+
+    import cv2
+    cv2.setNumThreads(os.cpu_count() or 1)
+    try:
+        import cupy as cp
+        import cupyx.scipy.ndimage as cndi
+    except Exception as e:  # noqa: BLE001
+        print("cupy unavailable:", e)
+        cp = None
+    import scipy.ndimage as ndi
+
+    ours = json.load(open(args.bench_json))
+    fast = {}
+    for row in ours.get("random", []):
+        if row["algorithm"] == "fast" and row["size"] == 4096:
+            fast[("random_%.2f" % row["density"], row["connectivity"])] = row["median_ms"]
+    for row in ours.get("test_images", []):
+        if row["algorithm"] == "fast" and row["size"] == 4096:
+            fast[(row["image"], row["connectivity"])] = row["median_ms"]
+    for row in ours.get("radar", []):
+        if row["algorithm"] == "fast":
+            fast[("vessels_%d" % row["vessels"], 8)] = row["median_ms"]
+
+    out = {"cv2": cv2.__version__, "cv2_threads": cv2.getNumThreads(),
+           "cupy": cp.__version__ if cp else None, "images": []}
+    all_ok = True
+    s8 = np.ones((3, 3), dtype=np.int32)
+    for entry in ours.get("saved_images", []):
+        name = entry["file"][:-4]
+        img = read_pgm(os.path.join(args.images, entry["file"]))
+        binary = (img > 0).astype(np.uint8)
+        ours8 = np.fromfile(os.path.join(args.images, entry["labels8"]), dtype=np.int32)
+        ours8 = ours8.reshape(binary.shape)
+        rec = {"image": name, "count4": entry["count4"], "count8": entry["count8"]}
+        reps_slow = max(3, args.reps // 3)
+        # OpenCV (CPU, all threads); its count includes the background label 0.
+        n8, l8 = cv2.connectedComponents(binary, connectivity=8, ltype=cv2.CV_32S)
+        n4, _ = cv2.connectedComponents(binary, connectivity=4, ltype=cv2.CV_32S)
+        rec["cv2_count_ok"] = (n8 - 1 == entry["count8"]) and (n4 - 1 == entry["count4"])
+        rec["cv2_partition_ok"] = bool(same_partition(l8, ours8))
+        rec["cv2_labels8_ms"] = median_ms(
+            lambda: cv2.connectedComponents(binary, connectivity=8, ltype=cv2.CV_32S), reps_slow)
+        rec["cv2_stats8_ms"] = median_ms(
+            lambda: cv2.connectedComponentsWithStats(binary, connectivity=8, ltype=cv2.CV_32S),
+            reps_slow)
+        rec["cv2_stats4_ms"] = median_ms(
+            lambda: cv2.connectedComponentsWithStats(binary, connectivity=4, ltype=cv2.CV_32S),
+            reps_slow)
+        # CuPy (GPU).
+        if cp is not None:
+            d = cp.asarray(binary)
+            c8, k8 = cndi.label(d, structure=cp.asarray(s8))
+            c4, k4 = cndi.label(d)
+            rec["cupyx_count_ok"] = (int(k8) == entry["count8"]) and (int(k4) == entry["count4"])
+            rec["cupyx_partition_ok"] = bool(same_partition(cp.asnumpy(c8), ours8))
+            sync = cp.cuda.Device().synchronize
+            rec["cupyx_label8_ms"] = median_ms(lambda: cndi.label(d, structure=cp.asarray(s8)),
+                                               args.reps, sync)
+            rec["cupyx_label4_ms"] = median_ms(lambda: cndi.label(d), args.reps, sync)
+        # SciPy (CPU, one thread).
+        _, m4 = ndi.label(binary)
+        _, m8 = ndi.label(binary, structure=s8)
+        rec["scipy_count_ok"] = (m4 == entry["count4"]) and (m8 == entry["count8"])
+        rec["scipy_label4_ms"] = median_ms(lambda: ndi.label(binary), 3)
+        for conn in (8, 4):
+            f = fast.get((name, conn))
+            if f:
+                rec["fast%d_ms" % conn] = f
+        f8 = rec.get("fast8_ms")
+        if f8:
+            rec["ratio_cv2_stats8_over_fast8"] = rec["cv2_stats8_ms"] / f8
+            if "cupyx_label8_ms" in rec:
+                rec["ratio_cupyx8_over_fast8"] = rec["cupyx_label8_ms"] / f8
+        f4 = rec.get("fast4_ms")
+        if f4 and "cupyx_label4_ms" in rec:
+            rec["ratio_cupyx4_over_fast4"] = rec["cupyx_label4_ms"] / f4
+            rec["ratio_cv2_stats4_over_fast4"] = rec["cv2_stats4_ms"] / f4
+        ok = all(v for k, v in rec.items() if k.endswith("_ok"))
+        all_ok &= ok
+        out["images"].append(rec)
+        print("%-14s ours %7d/%7d  cv2 stats8 %8.2f ms  cupyx8 %7.2f ms  fast8 %6.3f ms  %s" % (
+            name, entry["count8"], entry["count4"], rec["cv2_stats8_ms"],
+            rec.get("cupyx_label8_ms", float("nan")), rec.get("fast8_ms", float("nan")),
+            "agree" if ok else "DISAGREE"), flush=True)
+    out["all_agree"] = bool(all_ok)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    print("peers agree with ours:", "yes" if all_ok else "NO")
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,272 @@
+// CUDA labelling against the BFS oracle: every algorithm, both connectivities, random and
+// adversarial images. Tests named GpuCclSmall* use small images only (for compute-sanitizer).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/ccl/cases.hpp"
+#include "tests/support/gpu_skip.hpp"
+#ifdef SWEEPLINE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "gpu/cuda/ccl_cuda.hpp"
+#endif
+
+using namespace sweepline;
+using sweepline::test::expect_equal_to_oracle;
+using sweepline::test::oracle_label;
+
+#ifdef SWEEPLINE_HAVE_CUDA
+namespace {
+
+const ccl::Algorithm kAlgorithms[] = {ccl::Algorithm::Fast, ccl::Algorithm::Kang,
+                                      ccl::Algorithm::Propagate};
+
+std::string tag(const std::string& name, ccl::Algorithm a, int conn) {
+  return name + " " + ccl::to_string(a) + " conn " + std::to_string(conn);
+}
+
+void check_cases(bool large, ccl::LabelParams base, bool with_intensity) {
+  for (const auto& c : test::standard_cases(large))
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p = base;
+      p.connectivity = conn;
+      Image8 in;
+      if (with_intensity) in = test::random_intensity(c.image.width, c.image.height, 77);
+      const Image8* ip = with_intensity ? &in : nullptr;
+      auto want = oracle_label(c.image, p, ip);
+      for (auto a : kAlgorithms) {
+        p.algorithm = a;
+        expect_equal_to_oracle(ccl::label_cuda(c.image, p, ip), want, tag(c.name, a, conn));
+        if (testing::Test::HasFatalFailure()) return;
+      }
+    }
+}
+
+// Device memory in use, to check the scratch budget independently of scratch_bytes().
+size_t used_device_bytes() {
+  size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo(&free_b, &total_b);
+  return total_b - free_b;
+}
+
+}  // namespace
+#endif
+
+TEST(GpuCclSmall, EqualsOracle) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  check_cases(false, {}, false);
+#endif
+}
+
+TEST(GpuCclSmall, IntensityGeometryFilterAndHoles) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  ccl::LabelParams p;
+  p.geometry = {40.5, 20.25, 3.5};
+  p.min_area = 2;
+  p.max_area = 60;
+  check_cases(false, p, true);
+  ccl::LabelParams h;
+  h.fill_holes = true;
+  h.hole_max_area = 5;
+  check_cases(false, h, false);
+  h.hole_max_area = 0;
+  h.min_area = 3;
+  check_cases(false, h, true);
+#endif
+}
+
+TEST(GpuCclSmall, HolesEveryAlgorithm) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  Image8 img = test::frames(67, 45);
+  for (int conn : {4, 8})
+    for (int64_t hole_max : {0, 5}) {
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      p.fill_holes = true;
+      p.hole_max_area = hole_max;
+      auto want = oracle_label(img, p);
+      for (auto a : kAlgorithms) {
+        p.algorithm = a;
+        expect_equal_to_oracle(ccl::label_cuda(img, p), want, tag("holes", a, conn));
+      }
+    }
+#endif
+}
+
+TEST(GpuCclSmall, KangBoxMethodsAgree) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  for (auto m : {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox,
+                 ccl::BoxMethod::LockPerCoordinate})
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p;
+      p.algorithm = ccl::Algorithm::Kang;
+      p.box_method = m;
+      p.connectivity = conn;
+      for (const char* spec : {"random:0.3", "random:0.8", "stars"}) {
+        Image8 img = sim::make_test_image(spec, 181, 143, 21);
+        expect_equal_to_oracle(ccl::label_cuda(img, p), oracle_label(img, p),
+                               std::string(spec) + " " + ccl::to_string(m));
+      }
+    }
+#endif
+}
+
+TEST(GpuCclSmall, StatisticsOverflowFallsBackToTheHost) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  Image8 img = sim::make_test_image("random:0.3", 97, 89, 5);
+  Image8 in = test::random_intensity(97, 89, 6);
+  uint8_t* d_img = nullptr;
+  uint8_t* d_in = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), img.size()), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_in), in.size()), cudaSuccess);
+  cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  {
+    gpu::cuda::CclLabeller lab;
+    lab.set_statistics_capacity_limit(10);
+    for (auto a : kAlgorithms)
+      for (int64_t min_area : {0, 2}) {
+        ccl::LabelParams p;
+        p.algorithm = a;
+        p.min_area = min_area;
+        lab.label(d_img, d_in, img.width, img.height, p, s);
+        auto got = lab.fetch(true);
+        EXPECT_EQ(lab.statistics_capacity(), 10);
+        expect_equal_to_oracle(got, oracle_label(img, p, &in), tag("overflow", a, 8));
+        // The device label image is filtered too.
+        ImageI32 dev(img.width, img.height);
+        cudaMemcpy(dev.pixels.data(), lab.d_labels(), dev.size() * 4, cudaMemcpyDeviceToHost);
+        EXPECT_EQ(dev, got.labels);
+      }
+  }
+  cudaStreamDestroy(s);
+  cudaFree(d_img);
+  cudaFree(d_in);
+#endif
+}
+
+TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  const int w = 203, h = 117;
+  uint8_t* d_img = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), size_t(w) * h), cudaSuccess);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  {
+    gpu::cuda::CclLabeller lab;
+    for (int frame = 0; frame < 6; ++frame) {
+      Image8 img = sim::make_test_image("random:0." + std::to_string(2 + frame), w, h, frame);
+      cudaMemcpyAsync(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice, s);
+      ccl::LabelParams p;
+      p.connectivity = frame % 2 ? 4 : 8;
+      p.min_area = frame >= 4 ? 3 : 0;
+      lab.label(d_img, nullptr, w, h, p, s);
+      auto got = lab.fetch(frame % 3 != 0);
+      auto want = oracle_label(img, p);
+      if (frame % 3 == 0) {
+        EXPECT_TRUE(got.labels.empty());
+        got.labels = want.labels;  // not fetched: compare the statistics only
+      }
+      expect_equal_to_oracle(got, want, "frame " + std::to_string(frame));
+      EXPECT_FALSE(got.times.empty());
+    }
+  }
+  cudaStreamDestroy(s);
+  cudaFree(d_img);
+#endif
+}
+
+TEST(GpuCcl, EqualsOracleOnLargerImages) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  check_cases(true, {}, false);
+#endif
+}
+
+TEST(GpuCcl, OddSize4095x4097AndScratchBudget) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  for (const char* spec : {"random:0.5", "random:0.1", "random:0.9"}) {
+    Image8 img = sim::make_test_image(spec, 4095, 4097, 8);
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      auto want = oracle_label(img, p);
+      for (auto a : kAlgorithms) {
+        p.algorithm = a;
+        expect_equal_to_oracle(ccl::label_cuda(img, p), want, tag(spec, a, conn));
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  // Scratch beyond the label image at 4096^2: at most 200 MB, by the owner's account and by the
+  // device's free memory.
+  Image8 img = sim::make_test_image("random:0.5", 4096, 4096, 1);
+  uint8_t* d_img = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), img.size()), cudaSuccess);
+  cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
+  size_t before = used_device_bytes();
+  {
+    gpu::cuda::CclLabeller lab;
+    cudaStream_t s = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+    lab.label(d_img, nullptr, 4096, 4096, {}, s);
+    auto r = lab.fetch(false);
+    size_t after = used_device_bytes();
+    size_t label_image = size_t(4096) * 4096 * 4;
+    std::printf("scratch %zu bytes (owner), device delta %zu bytes incl. label image\n",
+                lab.scratch_bytes(), after - before);
+    EXPECT_LE(lab.scratch_bytes(), size_t(200'000'000));
+    EXPECT_LE(after - before, label_image + size_t(200'000'000) + (size_t(8) << 20));
+    EXPECT_GT(r.count, 0);
+    cudaStreamDestroy(s);
+  }
+  cudaFree(d_img);
+#endif
+}
+
+TEST(GpuCcl, SpiralsAndStarsAtFullSize) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  for (const char* spec : {"spirals", "stars"}) {
+    Image8 img = sim::make_test_image(spec, 4096, 4096, 2);
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      auto want = oracle_label(img, p);
+      for (auto a : kAlgorithms) {
+        p.algorithm = a;
+        expect_equal_to_oracle(ccl::label_cuda(img, p), want, tag(spec, a, conn));
+      }
+    }
+  }
+#endif
+}
+
+TEST(GpuCcl, AgreesWithTheCpuBackend) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  Image8 img = sim::make_test_image("random:0.6", 2001, 1501, 3);
+  Image8 in = test::random_intensity(2001, 1501, 4);
+  ccl::LabelParams p;
+  p.geometry = {1000, 750, 12.5};
+  p.fill_holes = true;
+  p.hole_max_area = 4;
+  p.min_area = 2;
+  auto cpu = ccl::label_cpu(img, p, &in);
+  test::OracleResult as_oracle{cpu.labels, cpu.components};
+  for (auto a : kAlgorithms) {
+    p.algorithm = a;
+    expect_equal_to_oracle(ccl::label_cuda(img, p, &in), as_oracle, ccl::to_string(a));
+  }
+#endif
+}

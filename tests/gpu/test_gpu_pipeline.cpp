@@ -1,0 +1,288 @@
+// The CUDA pipeline against the CPU pipeline, stage by stage, on random and structured frames,
+// centred, off-centre and zoomed, odd sizes included: identical for nearest, max-hold, CFAR and
+// threshold; within one level for bilinear and the filters (float sums in another order, fused
+// multiply-adds, cuFFT vs a radix-2 FFT; see docs/pipeline.md).
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gpu/backend/make_pipeline.hpp"
+#include "gpu/cpu_stages.hpp"
+#include "gpu/cuda/cuda_pipeline.hpp"
+#include "gpu/stage_tables.hpp"
+#include "tests/pipeline/frames.hpp"
+#include "tests/support/gpu_skip.hpp"
+
+namespace sweepline::gpu {
+namespace {
+
+int max_diff(const Image8& a, const Image8& b) {
+  EXPECT_EQ(a.width, b.width);
+  EXPECT_EQ(a.height, b.height);
+  if (a.size() != b.size()) return 999;
+  int m = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    m = std::max(m, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+  return m;
+}
+
+size_t count_diff(const Image8& a, const Image8& b) {
+  size_t n = 0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += a.pixels[i] != b.pixels[i];
+  return n;
+}
+
+struct Case {
+  const char* name;
+  PipelineParams params;
+  PolarFrame frame;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  PipelineParams p;
+  p.width = 512;
+  p.height = 384;
+  out.push_back({"random centred", p, testing::random_frame(1024, 512, 20000, 31)});
+  out.push_back({"structured centred", p, testing::structured_frame(2048, 1024, 20000, 32)});
+  p.display_range_m = 4000;
+  p.origin_east_m = 2500;
+  p.origin_north_m = -1500;
+  out.push_back(
+      {"structured zoomed off-centre", p, testing::structured_frame(4096, 1024, 20000, 33)});
+  p.width = 301;  // not a multiple of 4: the scalar paths
+  p.height = 203;
+  p.display_range_m = 50000;
+  p.origin_east_m = -20000;
+  p.origin_north_m = 30000;
+  out.push_back({"random odd size zoomed out", p, testing::random_frame(360, 700, 20000, 34)});
+  return out;
+}
+
+TEST(GpuPipeline, ScanConversionMatchesCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  for (Case c : cases())
+    for (ScanMode m : {ScanMode::Nearest, ScanMode::MaxHold, ScanMode::Bilinear}) {
+      c.params.scan = m;
+      c.params.denoise = DenoiseMode::None;
+      gpu->process(c.frame, c.params);
+      cpu->process(c.frame, c.params);
+      const Image8 g = gpu->scan_image(), h = cpu->scan_image();
+      if (m == ScanMode::Bilinear)
+        EXPECT_LE(max_diff(g, h), 1) << c.name;
+      else
+        EXPECT_EQ(count_diff(g, h), 0u) << c.name << " " << to_string(m);
+      EXPECT_EQ(gpu->binary_image(), cpu->binary_image()) << c.name << " " << to_string(m);
+    }
+}
+
+// The filters get the same scan image on both sides (max-hold is identical), so any difference
+// is the filter's own.
+TEST(GpuPipeline, DenoisingWithinOneLevelAndThresholdConsistent) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  for (Case c : cases()) {
+    struct Mode {
+      DenoiseMode d;
+      GaussianImpl g;
+      float sigma;
+    };
+    for (Mode m : {Mode{DenoiseMode::Gaussian, GaussianImpl::Tiled, 0.5f},
+                   Mode{DenoiseMode::Gaussian, GaussianImpl::SlidingWindow, 1.0f},
+                   Mode{DenoiseMode::Gaussian, GaussianImpl::Tiled, 5.0f},
+                   Mode{DenoiseMode::Gaussian, GaussianImpl::SlidingWindow, 5.0f},
+                   Mode{DenoiseMode::Gaussian, GaussianImpl::Fused, 0.5f},
+                   Mode{DenoiseMode::Gaussian, GaussianImpl::Fused, 1.0f},
+                   Mode{DenoiseMode::Gaussian, GaussianImpl::Fused, 5.0f},
+                   Mode{DenoiseMode::Bilateral, GaussianImpl::Tiled, 1.0f},
+                   Mode{DenoiseMode::FftEnhance, GaussianImpl::Tiled, 1.0f}}) {
+      c.params.denoise = m.d;
+      c.params.gaussian_impl = m.g;
+      c.params.gaussian_sigma = m.sigma;
+      c.params.bilateral_sigma_s = m.sigma == 1.0f ? 2.5f : m.sigma;
+      gpu->process(c.frame, c.params);
+      cpu->process(c.frame, c.params);
+      ASSERT_EQ(gpu->scan_image(), cpu->scan_image());
+      const Image8 gd = gpu->denoised_image(), cd = cpu->denoised_image();
+      EXPECT_LE(max_diff(gd, cd), 1) << c.name << " " << to_string(m.d) << " " << m.sigma;
+      EXPECT_LT(count_diff(gd, cd), gd.size() / 100) << c.name << " " << to_string(m.d);
+      // Threshold: exact against the CPU threshold of the GPU's own denoised image.
+      ThreadPool pool(2);
+      Image8 want;
+      cpu::threshold(pool, gd, c.params.threshold, want);
+      EXPECT_EQ(gpu->binary_image(), want) << c.name;
+    }
+  }
+}
+
+// The three CUDA Gaussians compute the same numbers (same taps, same order, same rounding).
+TEST(GpuPipeline, GaussianImplementationsAgree) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  for (Case c : cases())
+    for (float sigma : {0.5f, 2.0f, 5.0f}) {
+      c.params.denoise = DenoiseMode::Gaussian;
+      c.params.gaussian_sigma = sigma;
+      c.params.gaussian_impl = GaussianImpl::Tiled;
+      gpu->process(c.frame, c.params);
+      const Image8 tiled = gpu->denoised_image();
+      for (GaussianImpl g : {GaussianImpl::SlidingWindow, GaussianImpl::Fused}) {
+        c.params.gaussian_impl = g;
+        gpu->process(c.frame, c.params);
+        EXPECT_LE(max_diff(gpu->denoised_image(), tiled), 1) << c.name << " " << to_string(g);
+      }
+    }
+}
+
+// More windows than one cuFFT chunk (4096): 96 x 64 = 6144 windows, the last chunk padded.
+TEST(GpuPipeline, FftEnhanceAcrossChunksWithinOneLevel) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  const PolarFrame f = testing::structured_frame(2048, 1024, 20000, 35);
+  PipelineParams p;
+  p.width = 1536;
+  p.height = 1018;  // not a multiple of 16 either
+  p.denoise = DenoiseMode::FftEnhance;
+  gpu->process(f, p);
+  cpu->process(f, p);
+  ASSERT_EQ(gpu->scan_image(), cpu->scan_image());
+  const Image8 gd = gpu->denoised_image(), cd = cpu->denoised_image();
+  EXPECT_LE(max_diff(gd, cd), 1);
+  EXPECT_LT(count_diff(gd, cd), gd.size() / 100);
+}
+
+TEST(GpuPipeline, CfarIdenticalToCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  for (Case c : cases())
+    for (auto [guard, train, pfa] :
+         {std::tuple{2, 16, 1e-3}, std::tuple{0, 1, 0.3}, std::tuple{4, 40, 1e-2}}) {
+      c.params.denoise = DenoiseMode::Cfar;
+      c.params.cfar_guard = guard;
+      c.params.cfar_train = train;
+      c.params.cfar_pfa = pfa;
+      gpu->process(c.frame, c.params);
+      cpu->process(c.frame, c.params);
+      EXPECT_EQ(count_diff(gpu->denoised_image(), cpu->denoised_image()), 0u)
+          << c.name << " " << train;
+      EXPECT_EQ(gpu->binary_image(), cpu->binary_image()) << c.name;
+    }
+}
+
+// Only the dirty rows travel: rows changed outside the dirty span must NOT reach the device.
+TEST(GpuPipeline, UploadsOnlyDirtyRowsIncludingAWrappedSpan) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  PipelineParams p;
+  p.width = p.height = 256;
+  p.scan = ScanMode::Nearest;
+  p.denoise = DenoiseMode::None;
+  PolarFrame f = testing::random_frame(512, 256, 1000, 41);
+  gpu->process(f, p);  // first frame: everything
+  PolarFrame truth = f;
+  std::fill(f.cells.begin(), f.cells.end(), 7);  // every row changes...
+  f.dirty = {500, 30};                           // ...but only rows 500..511 and 0..17 are declared
+  for (int k = 0; k < 30; ++k) {
+    const int a = (500 + k) % 512;
+    std::copy(f.row(a), f.row(a) + 256, truth.row(a));
+  }
+  gpu->process(f, p);
+  cpu->process(truth, p);
+  EXPECT_EQ(gpu->scan_image(), cpu->scan_image());
+  f.dirty = {0, 0};  // nothing changed: nothing uploaded, same result
+  gpu->process(f, p);
+  EXPECT_EQ(gpu->scan_image(), cpu->scan_image());
+  f.dirty = {0, 512};  // all of it
+  gpu->process(f, p);
+  cpu->process(f, p);
+  EXPECT_EQ(gpu->scan_image(), cpu->scan_image());
+}
+
+TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto base = cuda::make_cuda_pipeline();
+  PipelineParams p;
+  p.width = 300;
+  p.height = 200;
+  p.label_enabled = true;
+  const PolarFrame f = testing::structured_frame(1024, 512, 5000, 42);
+  cudaArray_t arrays[4] = {};
+  cudaSurfaceObject_t surfs[4] = {};
+  for (int i = 0; i < 4; ++i) {
+    const cudaChannelFormatDesc fmt =
+        i < 3 ? cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned)
+              : cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    ASSERT_EQ(cudaMallocArray(&arrays[i], &fmt, p.width, p.height, cudaArraySurfaceLoadStore),
+              cudaSuccess);
+    cudaResourceDesc rd{};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = arrays[i];
+    ASSERT_EQ(cudaCreateSurfaceObject(&surfs[i], &rd), cudaSuccess);
+  }
+  cuda::DisplayTargets t{surfs[0], surfs[1], surfs[2], surfs[3]};
+  base->process(f, p, t);
+  const FrameResult& r = base->result();
+  EXPECT_TRUE(r.labelled);
+  EXPECT_GT(r.count, 0);
+  const Image8 want[3] = {base->scan_image(), base->denoised_image(), base->binary_image()};
+  for (int i = 0; i < 3; ++i) {
+    Image8 got(p.width, p.height);
+    ASSERT_EQ(cudaMemcpy2DFromArray(got.pixels.data(), p.width, arrays[i], 0, 0, p.width, p.height,
+                                    cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    EXPECT_EQ(got, want[i]) << "surface " << i;
+  }
+  std::vector<uint32_t> colours(size_t(p.width) * p.height);
+  ASSERT_EQ(cudaMemcpy2DFromArray(colours.data(), p.width * 4, arrays[3], 0, 0, p.width * 4,
+                                  p.height, cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  const ImageI32 labels = base->label_image();
+  ASSERT_EQ(labels.size(), colours.size());
+  for (size_t i = 0; i < colours.size(); ++i)
+    ASSERT_EQ(colours[i], label_colour(labels.pixels[i])) << i;
+  for (int i = 0; i < 4; ++i) {
+    cudaDestroySurfaceObject(surfs[i]);
+    cudaFreeArray(arrays[i]);
+  }
+}
+
+TEST(GpuPipeline, LabellingMatchesCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  Case c = cases()[1];
+  c.params.label_enabled = true;
+  c.params.threshold = 100;
+  gpu->process(c.frame, c.params);
+  cpu->process(c.frame, c.params);
+  ASSERT_EQ(gpu->binary_image(), cpu->binary_image());
+  EXPECT_EQ(gpu->result().count, cpu->result().count);
+  EXPECT_EQ(gpu->label_image(), cpu->label_image());
+}
+
+TEST(GpuPipeline, FullSizeDefaultFrameMatchesCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto gpu = make_pipeline(Backend::Cuda);
+  auto cpu = make_pipeline(Backend::Cpu);
+  const PolarFrame f = testing::structured_frame(4096, 4096, 60000, 43);
+  PipelineParams p;  // 4096 x 4096, max-hold, Gaussian sigma 1 (sliding window)
+  gpu->process(f, p);
+  cpu->process(f, p);
+  EXPECT_EQ(count_diff(gpu->scan_image(), cpu->scan_image()), 0u);
+  EXPECT_LE(max_diff(gpu->denoised_image(), cpu->denoised_image()), 1);
+  const FrameResult& r = gpu->result();
+  for (const char* s : {"upload", "scan", "denoise", "threshold"})
+    EXPECT_TRUE(std::any_of(r.times.begin(), r.times.end(), [&](const StageTime& t) {
+      return t.stage == s;
+    })) << s;
+}
+
+}  // namespace
+}  // namespace sweepline::gpu

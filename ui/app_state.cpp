@@ -1,0 +1,348 @@
+#include "ui/app_state.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "app/common/check.hpp"
+#include "gpu/backend/cuda_availability.hpp"
+#include "gpu/backend/make_pipeline.hpp"
+#include "ui/display_sink.hpp"
+
+namespace sweepline::ui {
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+AppState::AppState(Settings settings) : settings_(std::move(settings)) {
+  make_pipeline(settings_.processing.backend);
+  reset_assembler();
+}
+
+AppState::~AppState() = default;
+
+void AppState::reset_assembler() {
+  sweep::SweepConfig c;
+  c.azimuths = std::clamp(settings_.processing.azimuths, 16, 65536);
+  c.range_bins = std::clamp(settings_.processing.range_bins, 16, 65536);
+  assembler_ = std::make_unique<sweep::SweepAssembler>(c);
+  if (worker_) {
+    worker_->wait_idle();
+    worker_->take();  // a job of the previous source must not show over the new one
+  }
+  pipeline_fresh_ = true;
+  polar_ = PolarFrame();
+  polar_.range_m = 0;
+  dirty_pending_ = false;
+  have_result_ = false;
+}
+
+void AppState::make_pipeline(const std::string& name) {
+  backend_note_.clear();
+  gpu::Backend want = gpu::Backend::Cpu;
+  try {
+    want = gpu::backend_from_string(name);
+  } catch (const Error& e) {
+    backend_note_ = e.what();
+  }
+  if (want == gpu::Backend::Cuda) {
+    try {
+      worker_.reset();
+      pipeline_ = gpu::make_pipeline(gpu::Backend::Cuda);
+      backend_name_ = "cuda";
+      spdlog::info("pipeline: CUDA backend");
+    } catch (const std::exception& e) {
+      backend_note_ = std::string("CUDA backend unavailable, using the CPU: ") + e.what();
+      spdlog::warn("{}", backend_note_);
+      want = gpu::Backend::Cpu;
+    }
+  }
+  if (want == gpu::Backend::Cpu) {
+    pipeline_.reset();
+    worker_ = std::make_unique<PipelineWorker>(gpu::make_pipeline(gpu::Backend::Cpu));
+    backend_name_ = "cpu";
+    spdlog::info("pipeline: CPU backend");
+  }
+  have_result_ = false;
+  in_place_ = false;
+  // A new pipeline has none of the earlier rows: give it the whole frame next time.
+  pipeline_fresh_ = true;
+  dirty_pending_ = dirty_pending_ || polar_.range_m > 0;
+}
+
+void AppState::set_backend(const std::string& name) {
+  settings_.processing.backend = name;
+  make_pipeline(name);
+}
+
+int AppState::display_size() const {
+  if (settings_.processing.size > 0) return std::clamp(settings_.processing.size, 64, 16384);
+  return backend_name_ == "cuda" ? 4096 : 1536;
+}
+
+bool AppState::open_source(const std::string& uri) {
+  close_source();
+  settings_.source.uri = uri;
+  SourceOptions opt;
+  opt.speed = settings_.source.speed;
+  opt.loop = settings_.source.loop;
+  try {
+    source_ = sweepline::open_source(uri, opt);
+    source_view_.error.clear();
+    spdlog::info("source opened: {}", uri);
+  } catch (const std::exception& e) {
+    source_view_.error = e.what();
+    spdlog::error("cannot open source {}: {}", uri, e.what());
+    source_.reset();
+  }
+  reset_assembler();
+  held_.clear();
+  source_ended_ = false;
+  frozen_ = false;
+  refresh_status();
+  return source_ != nullptr;
+}
+
+void AppState::close_source() {
+  source_.reset();
+  source_view_ = SourceView{};
+}
+
+bool AppState::paused() const {
+  if (source_ && source_->replay()) return source_->replay()->paused();
+  return frozen_;
+}
+
+void AppState::set_paused(bool paused) {
+  if (source_ && source_->replay())
+    source_->replay()->set_paused(paused);
+  else
+    frozen_ = paused;
+  spdlog::info("{}", paused ? "paused" : "playing");
+}
+
+void AppState::step_rotation(int direction) {
+  if (!source_ || !source_->replay()) return;
+  auto* r = source_->replay();
+  if (!r->paused()) r->set_paused(true);
+  if (direction >= 0) {
+    r->step_rotation();
+  } else {
+    const uint64_t done = assembler_->counters().rotations;
+    r->seek_rotation(done >= 2 ? done - 2 : 0);
+    assembler_->reset();
+    held_.clear();
+    r->step_rotation();
+  }
+}
+
+void AppState::seek_rotation(uint64_t n) {
+  if (!source_ || !source_->replay()) return;
+  source_->replay()->seek_rotation(n);
+  assembler_->reset();
+  held_.clear();
+}
+
+void AppState::set_speed(double factor) {
+  settings_.source.speed = factor;
+  if (source_ && source_->replay()) source_->replay()->set_speed(factor);
+}
+
+void AppState::set_loop(bool loop) {
+  settings_.source.loop = loop;
+  if (source_ && source_->replay()) source_->replay()->set_loop(loop);
+}
+
+size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
+  if (!source_) return 0;
+  const double end = now_s() + budget_ms / 1000.0;
+  const uint64_t start_rotations = assembler_->counters().rotations;
+  size_t total = 0;
+  // Feeds held records first; false when a rotation boundary stopped the feeding.
+  auto feed = [&]() {
+    while (!held_.empty()) {
+      if (!frozen_) {
+        assembler_->add(held_.front());
+        dirty_pending_ = true;
+      }
+      held_.pop_front();
+      ++total;
+      if (stop_at_rotation_end && assembler_->counters().rotations > start_rotations) return false;
+    }
+    return true;
+  };
+  try {
+    if (!feed()) return total;
+    do {
+      records_.clear();
+      const bool alive = source_->poll(records_);
+      held_.insert(held_.end(), std::make_move_iterator(records_.begin()), std::make_move_iterator(records_.end()));
+      const bool got = !records_.empty();
+      if (!feed()) return total;
+      if (!alive) {
+        if (!source_ended_) spdlog::info("source ended: {}", settings_.source.uri);
+        source_ended_ = true;
+        assembler_->flush();
+        dirty_pending_ = true;
+        break;
+      }
+      if (!got) break;
+    } while (now_s() < end);
+  } catch (const std::exception& e) {
+    source_view_.error = std::string("source failed: ") + e.what();
+    spdlog::error("{}", source_view_.error);
+    source_.reset();
+  }
+  return total;
+}
+
+bool AppState::pump_rotation(double timeout_s) {
+  if (!source_) return false;
+  const uint64_t start = assembler_->counters().rotations;
+  const double end = now_s() + timeout_s;
+  while (source_ && now_s() < end) {
+    pump(50, true);
+    if (assembler_->counters().rotations > start) return true;
+    if (source_ended_) return false;
+  }
+  return false;
+}
+
+void AppState::record(const StageTimes& extra, double ms) {
+  frame_ms_.push(float(ms));
+  for (const auto& st : extra) result_.times.push_back(st);
+  for (const auto& st : result_.times) {
+    if (!stage_history_.count(st.stage)) stage_order_.push_back(st.stage);
+    stage_history_[st.stage].push(float(st.ms));
+  }
+  have_result_ = true;
+  processing_error_.clear();
+  ++frames_processed_;
+}
+
+bool AppState::collect(DisplaySink& sink) {
+  auto out = worker_->take();
+  if (!out) return false;
+  if (!out->error.empty()) {
+    if (processing_error_ != out->error) spdlog::error("processing: {}", out->error);
+    processing_error_ = out->error;
+    pipeline_fresh_ = true;  // the failed frame's rows were not consumed: resend them all
+    return false;
+  }
+  StageTimes extra;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    sink.upload(*out, extra);
+  } catch (const std::exception& e) {
+    processing_error_ = std::string("display upload: ") + e.what();
+    spdlog::error("{}", processing_error_);
+    return false;
+  }
+  result_ = std::move(out->result);
+  applied_ = out->params;
+  in_place_ = false;
+  record(extra, out->ms + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  return true;
+}
+
+bool AppState::process(DisplaySink& sink, bool wait) {
+  bool shown = worker_ ? collect(sink) : false;
+  if (!dirty_pending_ || (worker_ && worker_->busy())) return shown;
+  assembler_->hand_off(polar_);
+  if (pipeline_fresh_) polar_.dirty = {0, polar_.azimuths};
+  dirty_pending_ = false;
+  if (polar_.range_m <= 0 || polar_.cells.empty()) return shown;
+
+  gpu::PipelineParams p = settings_.processing.params;
+  p.width = p.height = display_size();
+  auto submit = [&] {
+    worker_->submit(polar_, p);
+    pipeline_fresh_ = false;
+    if (wait) {
+      worker_->wait_idle();
+      shown = collect(sink) || shown;
+    }
+    return shown;
+  };
+  if (worker_) return submit();
+
+  // CUDA: on this thread, writing the display textures in place.
+  const auto t0 = std::chrono::steady_clock::now();
+  StageTimes extra;
+  try {
+    sink.run(*pipeline_, polar_, p, extra);
+    pipeline_fresh_ = false;
+    result_ = pipeline_->result();
+    applied_ = p;
+    in_place_ = sink.in_place();
+  } catch (const InteropUnavailable& e) {
+    const std::string note = std::string(e.what()) + "; using the CPU backend";
+    spdlog::warn("{}", note);
+    make_pipeline("cpu");
+    backend_note_ = note;
+    p.width = p.height = display_size();
+    polar_.dirty = {0, polar_.azimuths};
+    return submit();
+  } catch (const std::exception& e) {
+    if (processing_error_ != e.what()) spdlog::error("processing: {}", e.what());
+    processing_error_ = e.what();
+    pipeline_fresh_ = true;
+    return shown;
+  }
+  record(extra, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  return true;
+}
+
+render::TextureGeometry AppState::texture_geometry() const {
+  render::TextureGeometry g;
+  if (!have_result_ || polar_.range_m <= 0) return g;
+  const gpu::DisplayGeometry d = gpu::display_geometry(applied_, polar_);
+  g.width = applied_.width;
+  g.height = applied_.height;
+  g.metres_per_pixel = d.metres_per_pixel;
+  g.origin_east_m = applied_.origin_east_m;
+  g.origin_north_m = applied_.origin_north_m;
+  g.frame_range_m = polar_.range_m;
+  return g;
+}
+
+void AppState::refresh_status() {
+  SourceView& v = source_view_;
+  v.open = source_ != nullptr;
+  if (!source_) return;
+  v.status = source_->status();
+  if (source_ended_ && v.status.state.empty()) v.status.state = "ended";
+  const auto& stats = assembler_->rotation_stats();
+  v.rotations = assembler_->counters().rotations;
+  v.rejected = 0;
+  for (const auto& [reason, n] : assembler_->counters().rejected) v.rejected += n;
+  if (!stats.empty()) {
+    const auto& last = stats.back();
+    v.azimuth_coverage = assembler_->config().azimuths > 0
+                             ? double(last.rows_written) / double(assembler_->config().azimuths)
+                             : 0;
+    for (auto it = stats.rbegin(); it != stats.rend(); ++it)
+      if (it->period_s > 0 && it->period_s < 120) {  // a replay loop restarts the clock
+        v.rotation_period_s = it->period_s;
+        break;
+      }
+  }
+  if (auto* r = source_->replay()) {
+    v.replayable = true;
+    v.paused = r->paused();
+    v.speed = r->speed();
+    v.loop = r->loop();
+    v.rotation_count = r->rotation_count();
+  } else {
+    v.replayable = false;
+    v.paused = frozen_;
+  }
+}
+
+}  // namespace sweepline::ui

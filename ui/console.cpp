@@ -1,0 +1,151 @@
+#include "ui/console.hpp"
+
+#include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes io.KeysDown by them
+#include <imgui.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <utility>
+
+#include "ui/overlays.hpp"
+#include "ui/panels.hpp"
+
+namespace sweepline::ui {
+
+Console::Console(AppState& state) : state_(state), sink_(textures_) {}
+
+void Console::update(double budget_ms) {
+  state_.pump(budget_ms);
+  const bool had = state_.result() != nullptr;
+  if (state_.process(sink_) && !had) renderer_.reset_afterglow();
+  state_.refresh_status();
+}
+
+bool Console::process_now() {
+  const bool had = state_.result() != nullptr;
+  const bool done = state_.process(sink_, true);
+  if (done && !had) renderer_.reset_afterglow();
+  return done;
+}
+
+render::ScreenRect Console::ppi_rect(int fb_width, int fb_height) const {
+  const bool panels = state_.settings().view.show_panels;
+  const float margin = panels ? kPanelWidth + 12.0f : 0.0f;
+  const float w = std::max(float(fb_width) - 2 * margin, 64.0f);
+  return {float(fb_width) * 0.5f - 0.5f * w, 0.0f, w, float(fb_height)};
+}
+
+double Console::fallback_range_m() const {
+  const double r = state_.settings().processing.params.display_range_m;
+  return r > 0 ? r : 12 * 1852.0;
+}
+
+void Console::reset_view() {
+  const double range = state_.texture_geometry().frame_range_m;
+  const auto& v = state_.settings().view;
+  view_.reset(last_rect_, range > 0 ? range : fallback_range_m(), v.off_centre, v.heading_deg);
+  fitted_range_ = range;
+  fitted_off_centre_ = v.off_centre;
+  view_initialised_ = true;
+}
+
+void Console::zoom_to(double zoom) {
+  const render::ScreenRect& r = view_.rect();
+  view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, std::max(zoom, 1e-3) / view_.zoom());
+}
+
+void Console::solo_layer(render::Layer l) {
+  auto& layers = state_.settings().view.style.layers;
+  for (int i = 0; i < render::kLayerCount; ++i) layers[size_t(i)].visible = i == int(l);
+}
+
+void Console::key(Key k) {
+  auto& v = state_.settings().view;
+  const render::ScreenRect& r = view_.rect();
+  switch (k) {
+    case Key::Space: state_.set_paused(!state_.paused()); break;
+    case Key::Right: state_.step_rotation(+1); break;
+    case Key::Left: state_.step_rotation(-1); break;
+    case Key::Up:
+    case Key::Plus: view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1.25); break;
+    case Key::Down:
+    case Key::Minus: view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1 / 1.25); break;
+    case Key::Screenshot: {
+      char name[64];
+      const std::time_t t = std::time(nullptr);
+      std::tm tm{};
+      gmtime_r(&t, &tm);
+      std::strftime(name, sizeof name, "sweepline-%Y%m%d-%H%M%S.png", &tm);
+      screenshot_ = name;
+      break;
+    }
+    case Key::Fullscreen: fullscreen_ = true; break;
+    case Key::HidePanels: v.show_panels = !v.show_panels; break;
+    case Key::Reset: reset_view(); break;
+  }
+}
+
+std::optional<std::string> Console::take_screenshot_request() { return std::exchange(screenshot_, std::nullopt); }
+bool Console::take_fullscreen_request() { return std::exchange(fullscreen_, false); }
+
+void Console::handle_ppi_input(const render::ScreenRect& rect) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantCaptureMouse) {
+    const bool inside = rect.contains(io.MousePos.x, io.MousePos.y);
+    if (inside && io.MouseWheel != 0) view_.zoom_at(io.MousePos.x, io.MousePos.y, std::pow(1.15, double(io.MouseWheel)));
+    if (inside && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) dragging_ = true;
+    if (inside && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_view();
+    if (dragging_ && ImGui::IsMouseDown(ImGuiMouseButton_Left)) view_.pan(io.MouseDelta.x, io.MouseDelta.y);
+  }
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = false;
+  if (io.WantCaptureKeyboard) return;
+  struct Binding {
+    int glfw;
+    Key key;
+  };
+  static const Binding bindings[] = {{GLFW_KEY_SPACE, Key::Space},     {GLFW_KEY_RIGHT, Key::Right},
+                                     {GLFW_KEY_LEFT, Key::Left},       {GLFW_KEY_UP, Key::Up},
+                                     {GLFW_KEY_DOWN, Key::Down},       {GLFW_KEY_EQUAL, Key::Plus},
+                                     {GLFW_KEY_KP_ADD, Key::Plus},     {GLFW_KEY_MINUS, Key::Minus},
+                                     {GLFW_KEY_KP_SUBTRACT, Key::Minus}, {GLFW_KEY_S, Key::Screenshot},
+                                     {GLFW_KEY_F, Key::Fullscreen},    {GLFW_KEY_H, Key::HidePanels},
+                                     {GLFW_KEY_R, Key::Reset}};
+  for (const auto& b : bindings)
+    if (ImGui::IsKeyPressed(b.glfw, b.key == Key::Plus || b.key == Key::Minus)) key(b.key);
+}
+
+void Console::build_ui(int fb_width, int fb_height, bool interactive) {
+  const render::ScreenRect rect = ppi_rect(fb_width, fb_height);
+  const bool rect_changed = rect.x != last_rect_.x || rect.w != last_rect_.w || rect.h != last_rect_.h;
+  last_rect_ = rect;
+  const double range = state_.texture_geometry().frame_range_m;
+  const auto& vs = state_.settings().view;
+  if (!view_initialised_ || (range > 0 && range != fitted_range_) || vs.off_centre != fitted_off_centre_) {
+    reset_view();
+  } else if (rect_changed) {
+    // Keep the world point at the centre and the zoom; just move the picture into the new rect.
+    view_.set_rect(rect);
+  }
+  if (vs.show_panels) draw_panels(state_, *this, float(fb_width), float(fb_height));
+  if (interactive) handle_ppi_input(rect);
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool mouse_valid = interactive && !io.WantCaptureMouse && rect.contains(io.MousePos.x, io.MousePos.y);
+  draw_ppi_overlays(state_, state_.settings().view, view_, fallback_range_m(), mouse_valid, io.MousePos.x,
+                    io.MousePos.y);
+}
+
+void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
+  glViewport(0, 0, fb_width, fb_height);
+  const render::Rgb out = render::outside_colour(state_.settings().view.style.brightness);
+  glClearColor(out.r, out.g, out.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  render::TextureGeometry g = state_.texture_geometry();
+  if (g.frame_range_m <= 0) g.frame_range_m = fallback_range_m();  // an empty scope until data comes
+  renderer_.draw(textures_, g, state_.settings().view.style, view_, fb_width, fb_height,
+                 state_.sweep_azimuth_deg(), dt_s, state_.result() != nullptr);
+}
+
+}  // namespace sweepline::ui

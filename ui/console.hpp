@@ -1,0 +1,70 @@
+#pragma once
+// The radar console: the PPI, its overlays and the panels, for one frame at a time. Used by the
+// window (ui/window_app.cpp) and the headless renderer (ui/headless.cpp) alike, so both show the
+// same picture. The caller owns the GL context and the ImGui context and keeps the loop order:
+// poll events, update() (source, pipeline), ImGui NewFrame, build_ui(), draw_ppi(), ImGui
+// render, swap.
+#include <optional>
+#include <string>
+
+#include "render/display_textures.hpp"
+#include "render/ppi_renderer.hpp"
+#include "render/ppi_view.hpp"
+#include "ui/app_state.hpp"
+#include "ui/display_sink.hpp"
+
+namespace sweepline::ui {
+
+enum class Key { Space, Left, Right, Up, Down, Plus, Minus, Screenshot, Fullscreen, HidePanels, Reset };
+
+class Console {
+ public:
+  explicit Console(AppState& state);  // needs a current GL context
+
+  // Pumps the source for up to `budget_ms` and processes a frame when new data came in.
+  void update(double budget_ms);
+  // Processes whatever the source delivered (headless: after a whole rotation).
+  bool process_now();
+  // Builds panels and overlays (between ImGui::NewFrame and ImGui::Render) and handles mouse and
+  // keys for the PPI when ImGui does not want them. `interactive`: read the mouse and keyboard.
+  void build_ui(int fb_width, int fb_height, bool interactive);
+  // Draws the PPI picture into the current framebuffer (before ImGui renders on top).
+  void draw_ppi(int fb_width, int fb_height, double dt_s);
+
+  // Commands (keys, scripts).
+  void key(Key k);
+  void zoom_to(double zoom);            // relative to the fit; about the view centre
+  void solo_layer(render::Layer l);     // only this layer visible
+  void reset_view();
+  void pan(float dx_px, float dy_px) { view_.pan(dx_px, dy_px); }
+
+  // Requests for the window loop, consumed by it.
+  std::optional<std::string> take_screenshot_request();
+  bool take_fullscreen_request();
+  void request_screenshot(const std::string& path) { screenshot_ = path; }
+
+  const render::PpiView& view() const { return view_; }
+  render::DisplayTextures& textures() { return textures_; }
+  AppState& state() { return state_; }
+
+ private:
+  render::ScreenRect ppi_rect(int fb_width, int fb_height) const;
+  double fallback_range_m() const;  // the scope's range before any data
+  void handle_ppi_input(const render::ScreenRect& rect);
+
+  AppState& state_;
+  render::DisplayTextures textures_;
+  DisplaySink sink_;
+  render::PpiRenderer renderer_;
+  render::PpiView view_;
+  bool view_initialised_ = false;
+  double fitted_range_ = 0;
+  bool fitted_off_centre_ = false;
+  render::ScreenRect last_rect_;
+  bool dragging_ = false;
+  std::optional<std::string> screenshot_;
+  bool fullscreen_ = false;
+  std::string settings_message_;
+};
+
+}  // namespace sweepline::ui

@@ -1,0 +1,127 @@
+// `sweepline view --headless`: the same console rendered offscreen through EGL (the NVIDIA device
+// platform on a GPU machine, Mesa surfaceless elsewhere) with ImGui's OpenGL3 backend alone and a
+// fixed display size. One frame per completed rotation, read unpaced from the source.
+#include <GL/glew.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "app/common/check.hpp"
+#include "render/egl_context.hpp"
+#include "render/offscreen_target.hpp"
+#include "render/readback.hpp"
+#include "ui/app_state.hpp"
+#include "ui/console.hpp"
+#include "ui/panels.hpp"
+#include "ui/report.hpp"
+#include "ui/view_options.hpp"
+#include "ui/view_setup.hpp"
+
+namespace sweepline::ui {
+
+namespace {
+
+// The ImGui context with only the renderer backend; torn down in reverse order.
+class HeadlessImGui {
+ public:
+  HeadlessImGui(int width, int height) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // a fixed layout: snapshots must not depend on a saved one
+    io.DisplaySize = ImVec2(float(width), float(height));
+    io.DeltaTime = 1.0f / 30.0f;
+    apply_console_style();
+    load_console_font();
+    SWL_CHECK(ImGui_ImplOpenGL3_Init("#version 330"), "ImGui OpenGL3 backend failed to initialise");
+  }
+  ~HeadlessImGui() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+  HeadlessImGui(const HeadlessImGui&) = delete;
+  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+};
+
+}  // namespace
+
+int run_headless(const ViewOptions& opt) {
+  std::string settings_path;
+  Settings settings = effective_settings(opt, settings_path);
+  // Headless runs read as fast as the source allows: a frame is a whole rotation.
+  settings.source.speed = 0;
+  settings.source.loop = false;
+  const int frames = opt.frames > 0 ? opt.frames : 1;
+
+  render::EglContext egl(opt.egl);
+  spdlog::info("headless: EGL {} platform, GL {} on {}", egl.platform(), egl.version(), egl.renderer());
+  HeadlessImGui imgui(opt.width, opt.height);
+  render::OffscreenTarget target(opt.width, opt.height);
+
+  AppState state(settings);
+  if (!state.open_source(state.settings().source.uri)) {
+    std::fprintf(stderr, "sweepline view: %s\n", state.source_view().error.c_str());
+    return 1;
+  }
+  Console console(state);
+  nlohmann::json report = nlohmann::json::object();
+  nlohmann::json frame_list = nlohmann::json::array();
+  int done = 0;
+  for (int i = 0; i < frames; ++i) {
+    const bool complete = state.pump_rotation(opt.timeout_s);
+    const bool processed = console.process_now();
+    state.refresh_status();
+    if (!complete && !processed) {
+      spdlog::warn("headless: no further rotation from the source after {} frame(s)", done);
+      break;
+    }
+    frame_list.push_back(frame_report(state, i));
+    ++done;
+    const auto* r = state.result();
+    std::fprintf(stderr, "\rframe %d/%d: %d components%s", i + 1, frames, r ? r->count : 0,
+                 i + 1 == frames ? "\n" : "");
+
+    target.bind();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    console.build_ui(opt.width, opt.height, false);
+    target.bind();
+    console.draw_ppi(opt.width, opt.height, 1.0 / 30.0);
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+  glFinish();
+  if (!opt.snapshot.empty()) {
+    target.bind();
+    render::save_framebuffer_png(opt.snapshot, opt.width, opt.height);
+    spdlog::info("snapshot written to {}", opt.snapshot);
+  }
+  report = run_report_header(state);
+  report["egl_platform"] = egl.platform();
+  report["gl_renderer"] = egl.renderer();
+  const render::PpiView& v = console.view();
+  report["view"] = {{"rect", {v.rect().x, v.rect().y, v.rect().w, v.rect().h}},
+                    {"centre_east_m", v.centre().east},
+                    {"centre_north_m", v.centre().north},
+                    {"px_per_m", v.px_per_m()}};
+  report["frames_requested"] = frames;
+  report["frames_rendered"] = done;
+  report["source_error"] = state.source_view().error;
+  report["frames"] = frame_list;
+  if (!opt.report.empty()) {
+    std::ofstream out(opt.report, std::ios::trunc);
+    SWL_CHECK(out, "cannot write report " + opt.report);
+    out << report.dump(1) << "\n";
+    SWL_CHECK(out.good(), "cannot write report " + opt.report);
+    spdlog::info("report written to {}", opt.report);
+  }
+  std::fprintf(stderr, "headless: %d frame(s), backend %s%s, last frame %d components\n", done,
+               state.backend_name().c_str(), state.in_place() ? " with interop" : "",
+               state.result() ? state.result()->count : 0);
+  return done == frames ? 0 : 1;
+}
+
+}  // namespace sweepline::ui

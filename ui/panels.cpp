@@ -1,0 +1,422 @@
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <vector>
+#include <cstdio>
+#include <string>
+
+#include "ui/app_state.hpp"
+#include "ui/console.hpp"
+
+namespace sweepline::ui {
+
+namespace {
+
+constexpr double kNm = 1852.0;
+
+// A combo over the names of an enum with `n` values and a to_string().
+template <class E, class ToString>
+bool enum_combo(const char* label, E& value, int n, ToString to_string) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, to_string(value))) {
+    for (int i = 0; i < n; ++i) {
+      const bool sel = int(value) == i;
+      if (ImGui::Selectable(to_string(E(i)), sel)) {
+        value = E(i);
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// A titled divider (ImGui 1.86 has no SeparatorText).
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextColored(ImVec4(0.45f, 0.85f, 0.75f, 1.0f), "%s", title);
+  ImGui::Separator();
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+void format_bytes_per_s(char* buf, size_t n, double b) {
+  if (b > 1e6) std::snprintf(buf, n, "%.2f MB/s", b / 1e6);
+  else if (b > 1e3) std::snprintf(buf, n, "%.1f kB/s", b / 1e3);
+  else std::snprintf(buf, n, "%.0f B/s", b);
+}
+
+void source_panel(AppState& st) {
+  Settings& s = st.settings();
+  SourceSettings& so = s.source;
+  if (ImGui::BeginTabBar("source_tabs")) {
+    if (ImGui::BeginTabItem("Simulator")) {
+      static const char* scenarios[] = {"harbour", "vessels50", "vessels1869", "open-sea", "stress"};
+      if (ImGui::BeginCombo("Scenario", so.scenario.c_str())) {
+        for (const char* sc : scenarios)
+          if (ImGui::Selectable(sc, so.scenario == sc)) so.scenario = sc;
+        ImGui::EndCombo();
+      }
+      ImGui::InputInt("Seed", &so.seed);
+      double rpm = so.rpm;
+      if (ImGui::InputDouble("RPM", &rpm, 1, 10, "%.1f")) so.rpm = std::clamp(rpm, 1.0, 240.0);
+      if (ImGui::Button("Run simulator")) {
+        char uri[160];
+        std::snprintf(uri, sizeof uri, "sim://%s?seed=%d&rpm=%g", so.scenario.c_str(), so.seed, so.rpm);
+        st.open_source(uri);
+      }
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("File")) {
+      char path[512];
+      std::snprintf(path, sizeof path, "%s", so.file_path.c_str());
+      if (ImGui::InputText("Path", path, sizeof path)) so.file_path = path;
+      if (ImGui::Button("Open file")) st.open_source(so.file_path);
+      help_marker("pcap, pcapng, raw ASTERIX or FINAL; the format is detected from the content");
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("UDP")) {
+      char group[64], iface[64];
+      std::snprintf(group, sizeof group, "%s", so.udp_group.c_str());
+      std::snprintf(iface, sizeof iface, "%s", so.udp_interface.c_str());
+      if (ImGui::InputText("Group", group, sizeof group)) so.udp_group = group;
+      if (ImGui::InputInt("Port", &so.udp_port)) so.udp_port = std::clamp(so.udp_port, 1, 65535);
+      if (ImGui::InputText("Interface", iface, sizeof iface)) so.udp_interface = iface;
+      const bool live = st.source_view().open && st.settings().source.uri.rfind("udp://", 0) == 0;
+      if (!live && ImGui::Button("Start")) {
+        std::string uri = "udp://" + so.udp_group + ":" + std::to_string(so.udp_port);
+        if (!so.udp_interface.empty()) uri += "?iface=" + so.udp_interface;
+        st.open_source(uri);
+      }
+      if (live && ImGui::Button("Stop")) st.close_source();
+      ImGui::SameLine();
+      ImGui::BeginDisabled();
+      ImGui::Button("Record to pcap");
+      ImGui::EndDisabled();
+      help_marker("Recording needs raw datagrams from the source interface (not offered yet);\n"
+                  "use `sweepline sim --udp` and tcpdump meanwhile.");
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+
+  const SourceView& v = st.source_view();
+  ImGui::Separator();
+  if (!v.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", v.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!v.open) {
+    ImGui::TextDisabled("No source open");
+    return;
+  }
+  if (v.replayable) {
+    if (ImGui::Button(v.paused ? "Play" : "Pause", ImVec2(70, 0))) st.set_paused(!v.paused);
+    ImGui::SameLine();
+    if (ImGui::Button("<")) st.step_rotation(-1);
+    ImGui::SameLine();
+    if (ImGui::Button("Step >")) st.step_rotation(+1);
+    ImGui::SameLine();
+    bool loop = v.loop;
+    if (ImGui::Checkbox("Loop", &loop)) st.set_loop(loop);
+    static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 0};
+    char cur[16];
+    if (v.speed == 0) std::snprintf(cur, sizeof cur, "unpaced");
+    else std::snprintf(cur, sizeof cur, "x%g", v.speed);
+    if (ImGui::BeginCombo("Speed", cur)) {
+      for (double sp : speeds) {
+        char name[16];
+        if (sp == 0) std::snprintf(name, sizeof name, "unpaced");
+        else std::snprintf(name, sizeof name, "x%g", sp);
+        if (ImGui::Selectable(name, sp == v.speed)) st.set_speed(sp);
+      }
+      ImGui::EndCombo();
+    }
+    if (v.rotation_count > 0) {
+      int target = int(std::min<uint64_t>(v.rotations, v.rotation_count - 1));
+      if (ImGui::SliderInt("Seek", &target, 0, int(v.rotation_count - 1), "rotation %d") &&
+          ImGui::IsItemDeactivatedAfterEdit())
+        st.seek_rotation(uint64_t(target));
+      if (ImGui::IsItemDeactivatedAfterEdit()) st.seek_rotation(uint64_t(target));
+    }
+  } else {
+    if (ImGui::Button(v.paused ? "Resume display" : "Freeze display")) st.set_paused(!v.paused);
+  }
+  char rate[32];
+  format_bytes_per_s(rate, sizeof rate, v.status.bytes_per_s);
+  if (ImGui::BeginTable("status", 2, ImGuiTableFlags_SizingStretchProp)) {
+    auto row = [](const char* k, const char* fmt, auto... a) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", k);
+      ImGui::TableNextColumn();
+      ImGui::Text(fmt, a...);
+    };
+    row("State", "%s", v.status.state.c_str());
+    row("Datagrams", "%llu", static_cast<unsigned long long>(v.status.datagrams));
+    row("Records", "%llu", static_cast<unsigned long long>(v.status.records));
+    row("Rate", "%s", rate);
+    row("Lost messages", "%llu", static_cast<unsigned long long>(v.status.lost_messages));
+    row("Skipped", "%llu", static_cast<unsigned long long>(v.status.skipped));
+    row("Rotations", "%llu", static_cast<unsigned long long>(v.rotations));
+    row("Rotation period", "%.3f s", v.rotation_period_s);
+    row("Azimuth coverage", "%.1f %%", 100.0 * v.azimuth_coverage);
+    for (const auto& [reason, n] : v.status.errors)
+      row(("Error: " + reason).c_str(), "%llu", static_cast<unsigned long long>(n));
+    if (v.rejected) row("Rejected (sweep)", "%llu", static_cast<unsigned long long>(v.rejected));
+    ImGui::EndTable();
+  }
+}
+
+void processing_panel(AppState& st) {
+  ProcessingSettings& pr = st.settings().processing;
+  gpu::PipelineParams& p = pr.params;
+  int backend = st.backend_name() == "cuda" ? 1 : 0;
+  const char* backends[] = {"cpu", "cuda"};
+  if (ImGui::Combo("Backend", &backend, backends, 2)) st.set_backend(backends[backend]);
+  if (!st.backend_note().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
+    ImGui::TextWrapped("%s", st.backend_note().c_str());
+    ImGui::PopStyleColor();
+  }
+  static const int sizes[] = {0, 512, 1024, 1536, 2048, 4096};
+  char cur[32];
+  std::snprintf(cur, sizeof cur, pr.size ? "%d" : "auto (%d)", pr.size ? pr.size : st.display_size());
+  if (ImGui::BeginCombo("Display size", cur)) {
+    for (int sz : sizes) {
+      char name[32];
+      std::snprintf(name, sizeof name, sz ? "%d x %d" : "auto", sz, sz);
+      if (ImGui::Selectable(name, sz == pr.size)) pr.size = sz;
+    }
+    ImGui::EndCombo();
+  }
+  float range_nm = float(p.display_range_m / kNm);
+  if (ImGui::SliderFloat("Display range", &range_nm, 0.0f, 48.0f, range_nm > 0 ? "%.2f NM" : "frame range"))
+    p.display_range_m = double(range_nm) * kNm;
+  enum_combo("Scan conversion", p.scan, 3, [](gpu::ScanMode m) { return gpu::to_string(m); });
+
+  section("Denoising");
+  enum_combo("Mode", p.denoise, 5, [](gpu::DenoiseMode m) { return gpu::to_string(m); });
+  switch (p.denoise) {
+    case gpu::DenoiseMode::Gaussian:
+      ImGui::SliderFloat("Sigma", &p.gaussian_sigma, 0.5f, 5.0f, "%.2f px");
+      enum_combo("CUDA kernel", p.gaussian_impl, 2, [](gpu::GaussianImpl g) { return gpu::to_string(g); });
+      break;
+    case gpu::DenoiseMode::Bilateral:
+      ImGui::SliderFloat("Sigma space", &p.bilateral_sigma_s, 0.5f, 5.0f, "%.2f px");
+      ImGui::SliderFloat("Sigma range", &p.bilateral_sigma_r, 1.0f, 128.0f, "%.0f levels");
+      break;
+    case gpu::DenoiseMode::FftEnhance:
+      ImGui::SliderFloat("Power", &p.fft.power, 0.0f, 1.0f, "%.2f");
+      ImGui::SliderFloat("Low cut", &p.fft.low_cut, 0.0f, 8.0f, "%.1f");
+      ImGui::SliderFloat("High cut", &p.fft.high_cut, 1.0f, 22.6f, "%.1f");
+      ImGui::SliderFloat("Gain", &p.fft.gain, 1.0f, 512.0f, "%.0f");
+      ImGui::SliderFloat("Offset", &p.fft.offset, -128.0f, 255.0f, "%.1f");
+      ImGui::SliderFloat("Min peak", &p.fft.min_peak, 0.0f, 64.0f, "%.1f");
+      break;
+    case gpu::DenoiseMode::Cfar: {
+      ImGui::SliderInt("Guard cells", &p.cfar_guard, 0, 16);
+      ImGui::SliderInt("Training cells", &p.cfar_train, 1, 64);
+      float lg = float(std::log10(std::max(p.cfar_pfa, 1e-12)));
+      if (ImGui::SliderFloat("log10 Pfa", &lg, -9.0f, -1.0f, "%.1f")) p.cfar_pfa = std::pow(10.0, double(lg));
+      break;
+    }
+    case gpu::DenoiseMode::None: break;
+  }
+  if (p.denoise != gpu::DenoiseMode::Cfar) {
+    int th = p.threshold;
+    if (ImGui::SliderInt("Threshold", &th, 0, 255)) p.threshold = uint8_t(th);
+  }
+
+  section("Labelling");
+  ImGui::Checkbox("Label components", &p.label_enabled);
+  ImGui::BeginDisabled(!p.label_enabled);
+  int conn = p.label.connectivity == 4 ? 0 : 1;
+  const char* conns[] = {"4-connected", "8-connected"};
+  if (ImGui::Combo("Connectivity", &conn, conns, 2)) p.label.connectivity = conn == 0 ? 4 : 8;
+  enum_combo("Algorithm", p.label.algorithm, 3, [](ccl::Algorithm a) { return ccl::to_string(a); });
+  if (p.label.algorithm == ccl::Algorithm::Kang)
+    enum_combo("Box method", p.label.box_method, 3, [](ccl::BoxMethod m) { return ccl::to_string(m); });
+  int mn = int(std::min<int64_t>(p.label.min_area, 1000000)), mx = int(std::min<int64_t>(p.label.max_area, 1000000));
+  if (ImGui::SliderInt("Min area", &mn, 0, 500, "%d px", ImGuiSliderFlags_Logarithmic)) p.label.min_area = mn;
+  if (ImGui::SliderInt("Max area", &mx, 0, 1000000, mx ? "%d px" : "no limit", ImGuiSliderFlags_Logarithmic))
+    p.label.max_area = mx;
+  ImGui::Checkbox("Fill holes", &p.label.fill_holes);
+  if (p.label.fill_holes) {
+    int hm = int(std::min<int64_t>(p.label.hole_max_area, 1000000));
+    if (ImGui::SliderInt("Max hole area", &hm, 0, 10000, "%d px", ImGuiSliderFlags_Logarithmic))
+      p.label.hole_max_area = hm;
+  }
+  ImGui::EndDisabled();
+  if (!st.processing_error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", st.processing_error().c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void display_panel(AppState& st, Console& console) {
+  ViewSettings& v = st.settings().view;
+  render::PpiStyle& s = v.style;
+  enum_combo("Palette", s.palette, 4, [](render::Palette p) { return render::to_string(p); });
+  int b = int(s.brightness);
+  ImGui::TextUnformatted("Brightness");
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(render::to_string(render::Brightness(i)), &b, i)) s.brightness = render::Brightness(b);
+  }
+  ImGui::SliderFloat("Gain", &s.gain, 0.25f, 4.0f, "x%.2f", ImGuiSliderFlags_Logarithmic);
+  enum_combo("Afterglow", s.afterglow, 3, [](render::Afterglow a) { return render::to_string(a); });
+  if (s.afterglow == render::Afterglow::RealTime)
+    ImGui::SliderFloat("Fade rate", &s.glow_rate_per_s, 0.05f, 10.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
+  if (s.afterglow == render::Afterglow::PerSweep)
+    ImGui::SliderFloat("Fade floor", &s.sweep_fade_floor, 0.0f, 1.0f, "%.2f");
+
+  section("Layers");
+  for (int i = 0; i < render::kLayerCount; ++i) {
+    ImGui::PushID(i);
+    ImGui::Checkbox(render::to_string(render::Layer(i)), &s.layers[size_t(i)].visible);
+    ImGui::SameLine(110);
+    ImGui::SetNextItemWidth(-1);
+    ImGui::SliderFloat("##opacity", &s.layers[size_t(i)].opacity, 0.0f, 1.0f, "opacity %.2f");
+    ImGui::PopID();
+  }
+
+  section("Overlays");
+  ImGui::Checkbox("Range rings", &v.show_rings);
+  ImGui::SameLine();
+  static const double spacings_nm[] = {0, 0.25, 0.5, 1, 2, 3, 5};
+  char cur[24];
+  std::snprintf(cur, sizeof cur, v.ring_spacing_m > 0 ? "%.2f NM" : "auto", v.ring_spacing_m / kNm);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##spacing", cur)) {
+    for (double sp : spacings_nm) {
+      char name[24];
+      std::snprintf(name, sizeof name, sp > 0 ? "%.2f NM" : "auto", sp);
+      if (ImGui::Selectable(name, std::abs(v.ring_spacing_m - sp * kNm) < 1)) v.ring_spacing_m = sp * kNm;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::Checkbox("Bearing scale", &v.show_bearing_scale);
+  ImGui::SameLine();
+  ImGui::Checkbox("Sweep line", &v.show_sweep_line);
+  float hd = float(v.heading_deg);
+  if (ImGui::SliderFloat("Heading", &hd, 0.0f, 359.9f, "%05.1f deg")) v.heading_deg = double(hd);
+  ImGui::Checkbox("Target boxes", &v.show_boxes);
+  ImGui::SameLine();
+  ImGui::Checkbox("Id/area labels", &v.show_box_labels);
+  if (ImGui::Checkbox("Off-centre", &v.off_centre)) console.reset_view();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset view")) console.reset_view();
+  ImGui::SameLine();
+  ImGui::TextDisabled("zoom x%.2f", console.view().zoom());
+}
+
+void timing_panel(AppState& st) {
+  const gpu::FrameResult* r = st.result();
+  ImGui::Text("Targets: %d", r ? r->count : 0);
+  ImGui::SameLine(150);
+  ImGui::Text("%.1f FPS (%.1f ms)", double(ImGui::GetIO().Framerate), 1000.0 / double(std::max(ImGui::GetIO().Framerate, 1e-3f)));
+  ImGui::Text("Frames processed: %llu", static_cast<unsigned long long>(st.frames_processed()));
+  const auto& hist = st.stage_history();
+  for (const auto& name : st.stage_order()) {
+    const History& h = hist.at(name);
+    std::vector<float> v(h.values.begin(), h.values.end());
+    char overlay[48];
+    std::snprintf(overlay, sizeof overlay, "%s %.3f ms", name.c_str(), double(h.last()));
+    ImGui::PlotLines(("##" + name).c_str(), v.data(), int(v.size()), 0, overlay, 0.0f, FLT_MAX,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 34));
+  }
+  {
+    std::vector<float> v(st.frame_ms_history().values.begin(), st.frame_ms_history().values.end());
+    char overlay[48];
+    std::snprintf(overlay, sizeof overlay, "frame total %.3f ms", double(st.frame_ms_history().last()));
+    ImGui::PlotLines("##frame_total", v.data(), int(v.size()), 0, overlay, 0.0f, FLT_MAX, ImVec2(ImGui::GetContentRegionAvail().x, 34));
+  }
+  if (r && !r->components.empty() && ImGui::CollapsingHeader("Target list")) {
+    if (ImGui::BeginTable("targets", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0, 160))) {
+      ImGui::TableSetupColumn("Id");
+      ImGui::TableSetupColumn("Range NM");
+      ImGui::TableSetupColumn("Bearing");
+      ImGui::TableSetupColumn("Area");
+      ImGui::TableHeadersRow();
+      for (const auto& c : r->components) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", c.label);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", c.range_m / kNm);
+        ImGui::TableNextColumn();
+        ImGui::Text("%05.1f", c.bearing_deg);
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld", static_cast<long long>(c.area));
+      }
+      ImGui::EndTable();
+    }
+  }
+}
+
+}  // namespace
+
+void apply_console_style() {
+  ImGuiStyle& s = ImGui::GetStyle();
+  ImGui::StyleColorsDark(&s);
+  s.WindowRounding = 3;
+  s.FrameRounding = 2;
+  s.GrabRounding = 2;
+  s.WindowBorderSize = 1;
+  s.FramePadding = ImVec2(6, 3);
+  s.ItemSpacing = ImVec2(7, 5);
+  ImVec4* c = s.Colors;
+  c[ImGuiCol_WindowBg] = ImVec4(0.06f, 0.08f, 0.10f, 0.94f);
+  c[ImGuiCol_TitleBg] = ImVec4(0.08f, 0.12f, 0.14f, 1.0f);
+  c[ImGuiCol_TitleBgActive] = ImVec4(0.10f, 0.22f, 0.24f, 1.0f);
+  c[ImGuiCol_FrameBg] = ImVec4(0.12f, 0.17f, 0.19f, 1.0f);
+  c[ImGuiCol_FrameBgHovered] = ImVec4(0.16f, 0.27f, 0.29f, 1.0f);
+  c[ImGuiCol_FrameBgActive] = ImVec4(0.18f, 0.33f, 0.35f, 1.0f);
+  c[ImGuiCol_Button] = ImVec4(0.14f, 0.30f, 0.32f, 1.0f);
+  c[ImGuiCol_ButtonHovered] = ImVec4(0.18f, 0.42f, 0.44f, 1.0f);
+  c[ImGuiCol_ButtonActive] = ImVec4(0.20f, 0.50f, 0.52f, 1.0f);
+  c[ImGuiCol_Header] = ImVec4(0.14f, 0.30f, 0.32f, 0.8f);
+  c[ImGuiCol_HeaderHovered] = ImVec4(0.18f, 0.42f, 0.44f, 0.8f);
+  c[ImGuiCol_SliderGrab] = ImVec4(0.35f, 0.80f, 0.70f, 1.0f);
+  c[ImGuiCol_SliderGrabActive] = ImVec4(0.45f, 0.95f, 0.80f, 1.0f);
+  c[ImGuiCol_CheckMark] = ImVec4(0.45f, 0.95f, 0.80f, 1.0f);
+  c[ImGuiCol_Tab] = ImVec4(0.10f, 0.20f, 0.22f, 1.0f);
+  c[ImGuiCol_TabActive] = ImVec4(0.16f, 0.38f, 0.40f, 1.0f);
+  c[ImGuiCol_TabHovered] = ImVec4(0.20f, 0.46f, 0.48f, 1.0f);
+  c[ImGuiCol_PlotLines] = ImVec4(0.45f, 0.95f, 0.80f, 1.0f);
+  c[ImGuiCol_Separator] = ImVec4(0.25f, 0.35f, 0.37f, 1.0f);
+}
+
+void draw_panels(AppState& st, Console& console, float fb_width, float fb_height) {
+  const float w = kPanelWidth, gap = 6;
+  const float half = 0.5f * (fb_height - 3 * gap);
+  ImGui::SetNextWindowPos(ImVec2(gap, gap), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(w, half * 0.92f), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Source")) source_panel(st);
+  ImGui::End();
+  ImGui::SetNextWindowPos(ImVec2(gap, 2 * gap + half * 0.92f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(w, fb_height - 3 * gap - half * 0.92f), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Processing")) processing_panel(st);
+  ImGui::End();
+  ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, gap), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Display")) display_panel(st, console);
+  ImGui::End();
+  ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, 2 * gap + half), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Targets & timing")) timing_panel(st);
+  ImGui::End();
+}
+
+}  // namespace sweepline::ui

@@ -1,0 +1,110 @@
+// `sweepline view`: the window. The loop keeps Dear ImGui's GLFW/OpenGL3 example order.
+#include <GL/glew.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+
+#include "render/readback.hpp"
+#include "ui/app_state.hpp"
+#include "ui/console.hpp"
+#include "ui/glfw_window.hpp"
+#include "ui/imgui_layer.hpp"
+#include "ui/panels.hpp"
+#include "ui/script.hpp"
+#include "ui/view_options.hpp"
+#include "ui/view_setup.hpp"
+
+namespace sweepline::ui {
+
+namespace {
+
+double seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void toggle_fullscreen(GLFWwindow* w, int& saved_x, int& saved_y, int& saved_w, int& saved_h) {
+  if (glfwGetWindowMonitor(w)) {
+    glfwSetWindowMonitor(w, nullptr, saved_x, saved_y, saved_w, saved_h, 0);
+    return;
+  }
+  GLFWmonitor* m = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+  if (!mode) return;
+  glfwGetWindowPos(w, &saved_x, &saved_y);
+  glfwGetWindowSize(w, &saved_w, &saved_h);
+  glfwSetWindowMonitor(w, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+}  // namespace
+
+int run_window(const ViewOptions& opt) {
+  std::string settings_path;
+  Settings settings = effective_settings(opt, settings_path);
+  // Scripts are read before the window opens so that a typo fails fast.
+  std::unique_ptr<ScriptRunner> script;
+  if (!opt.script.empty()) script = std::make_unique<ScriptRunner>(load_script(opt.script));
+
+  GlfwLibrary glfw;
+  GlfwWindow window(opt.width, opt.height, "Sweepline radar console");
+  const auto config_dir = std::filesystem::path(settings_path).parent_path();
+  std::error_code ec;
+  if (!config_dir.empty()) std::filesystem::create_directories(config_dir, ec);
+  const std::string ini = (config_dir / "imgui.ini").string();
+  ImGuiLayer imgui(window.get(), window.glsl_version(), ini.c_str());
+  apply_console_style();
+  load_console_font();
+  spdlog::info("GL {} on {}", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
+               reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+
+  AppState state(settings);
+  state.open_source(state.settings().source.uri);  // a failure shows in the Source panel
+  Console console(state);
+  int saved[4] = {0, 0, opt.width, opt.height};
+  double last = seconds();
+
+  for (int frame = 0; !glfwWindowShouldClose(window.get()); ++frame) {
+    glfwPollEvents();
+    const double now = seconds();
+    const double dt = now - last;
+    last = now;
+    console.update(12.0);
+    imgui.new_frame();
+    if (script && !script->step(console, now)) glfwSetWindowShouldClose(window.get(), GLFW_TRUE);
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window.get(), &fb_w, &fb_h);
+    console.build_ui(fb_w, fb_h, true);
+    console.draw_ppi(fb_w, fb_h, dt);
+    imgui.render();
+
+    const bool last_frame = opt.frames > 0 && frame + 1 >= opt.frames;
+    auto shot = console.take_screenshot_request();
+    if (last_frame && !opt.screenshot.empty()) shot = opt.screenshot;
+    if (shot) {
+      try {
+        glReadBuffer(GL_BACK);
+        render::save_framebuffer_png(*shot, fb_w, fb_h);
+        spdlog::info("screenshot written to {}", *shot);
+      } catch (const std::exception& e) {
+        spdlog::error("screenshot failed: {}", e.what());
+      }
+    }
+    glfwSwapBuffers(window.get());
+    if (console.take_fullscreen_request()) toggle_fullscreen(window.get(), saved[0], saved[1], saved[2], saved[3]);
+    if (last_frame) break;
+  }
+  if (!opt.no_save) {
+    try {
+      save_settings(settings_path, state.settings());
+      spdlog::info("settings saved to {}", settings_path);
+    } catch (const std::exception& e) {
+      spdlog::warn("settings not saved: {}", e.what());
+    }
+  }
+  return 0;
+}
+
+}  // namespace sweepline::ui
