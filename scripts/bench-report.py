@@ -153,7 +153,16 @@ class Report:
                 return r.get(key)
         return None
 
-    def labelling(self, j, peers):
+    def npp_ms(self, npp, file, key):
+        if not npp or not file:
+            return None
+        name = file[:-4] if file.endswith(".pgm") else file
+        for r in npp.get("images", []):
+            if r.get("image") == name:
+                return r.get(key)
+        return None
+
+    def labelling(self, j, peers, npp=None):
         if not j:
             self.add("## Connected-component labelling\n\nNot run (no bench_ccl.json).\n")
             return
@@ -188,10 +197,13 @@ class Report:
                 for peer in ("cv2_stats8_ms", "cv2_labels8_ms", "cupyx_label8_ms", "cupyx_label4_ms",
                              "scipy_label4_ms"):
                     row.append(self.peer_ms(peers, file, peer))
+                row.append(self.npp_ms(npp, file, "npp_label8_ms"))
+                row.append(self.npp_ms(npp, file, "npp_label8_compress_ms"))
                 rows.append(row)
         headers = ["size", "density", "paper Grana", "paper Kang"]
         headers += [f"{a} {c}-conn" for c in conns for a in algs]
-        headers += ["cv2 with stats 8", "cv2 labels 8", "cupyx 8", "cupyx 4", "scipy 4"]
+        headers += ["cv2 with stats 8", "cv2 labels 8", "cupyx 8", "cupyx 4", "scipy 4", "NPP 8",
+                    "NPP 8 + compress"]
         self.add("\n### Random images, ms (paper 001 Tables 1-2)\n\n" + table(headers, rows))
         sizes = sorted({r["size"] for r in rnd})
         if rnd:
@@ -262,8 +274,16 @@ class Report:
             extra = {k: v for k, v in peers.items() if k != "images"}
             if extra:
                 self.add("\nPeers run notes: `" + json.dumps(extra)[:600] + "`\n")
+        if npp:
+            bad = [r["image"] for r in npp.get("images", []) if r.get("npp_partition8_ok") is False]
+            self.targets.append(("NPP's foreground partition equals ours (8-conn)", "yes",
+                                 "yes" if not bad else "NO: " + ", ".join(bad), not bad))
+        if peers and "all_agree" in peers:
+            self.targets.append(("every peer (cv2, cupyx, scipy) agrees with ours", "yes",
+                                 fmt(peers.get("all_agree")), bool(peers.get("all_agree"))))
         self.summary["labelling"] = j
         self.summary["peers"] = peers
+        self.summary["npp"] = npp
 
     # ---------------------------------------------------------------- CPU benchmarks
     def cpu(self, j):
@@ -313,7 +333,8 @@ def main():
         device = open(dev_path).read()
     r = Report(a.folder, a.md)
     r.pipeline(load(a.folder, "bench_pipeline.json"))
-    r.labelling(load(a.folder, "bench_ccl.json"), load(a.folder, "peers.json"))
+    r.labelling(load(a.folder, "bench_ccl.json"), load(a.folder, "peers.json"),
+                load(a.folder, "bench_npp.json"))
     r.cpu(load(a.folder, "bench_cpu.json"))
     r.write(device)
 

@@ -73,7 +73,11 @@ int run_bench(const BenchOptions& opt) {
         (opt.only.empty() || name == opt.only))
       benches.push_back(e.path());
   }
-  std::sort(benches.begin(), benches.end());
+  // bench_ccl first: it saves the images the peers (bench_npp, bench-peers.py) label.
+  std::sort(benches.begin(), benches.end(), [](const fs::path& a, const fs::path& b) {
+    auto rank = [](const fs::path& p) { return p.filename() == "bench_ccl" ? 0 : 1; };
+    return std::pair(rank(a), a.filename().string()) < std::pair(rank(b), b.filename().string());
+  });
   SWL_CHECK(!benches.empty(), "no benchmark executables in " + bench_dir.string());
 
   int failures = 0;
@@ -86,6 +90,7 @@ int run_bench(const BenchOptions& opt) {
     } else {
       cmd += " --json " + quote((out / (name + ".json")).string());
       if (name == "bench_ccl") cmd += " --save-images " + quote(images.string());
+      if (name == "bench_npp") cmd += " --images " + quote(images.string());
     }
     cmd += " 2>&1 | tee " + quote((out / (name + ".log")).string()) + "; exit ${PIPESTATUS[0]}";
     if (run_step(name, "bash -c " + quote(cmd)) != 0) ++failures;

@@ -1,0 +1,171 @@
+// NVIDIA NPP's union-find labeller (nppiLabelMarkersUF, with and without its label compression)
+// as a peer, on the exact images bench_ccl saved, in the same run. Built only where the CUDA
+// toolkit has NPP. NPP labels regions of equal value, so the background gets labels too; the
+// check compares the foreground partition with ours (bench_ccl's <name>.labels8.i32).
+//   bench_npp --images DIR [--json PATH] [--reps N]
+#include <cuda_runtime.h>
+#include <npp.h>
+#include <nppi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "app/common/image_io.hpp"
+
+namespace {
+
+#define NPP_BENCH_CHECK(call)                                                        \
+  do {                                                                               \
+    auto st_ = (call);                                                               \
+    if (st_ != 0) {                                                                  \
+      std::fprintf(stderr, "%s failed (%d) at line %d\n", #call, int(st_), __LINE__); \
+      std::exit(1);                                                                  \
+    }                                                                                \
+  } while (0)
+
+NppStreamContext stream_context(cudaStream_t s) {
+  NppStreamContext c{};
+  int dev = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceProp p{};
+  cudaGetDeviceProperties(&p, dev);
+  c.hStream = s;
+  c.nCudaDeviceId = dev;
+  c.nMultiProcessorCount = p.multiProcessorCount;
+  c.nMaxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+  c.nMaxThreadsPerBlock = p.maxThreadsPerBlock;
+  c.nSharedMemPerBlock = p.sharedMemPerBlock;
+  c.nCudaDevAttrComputeCapabilityMajor = p.major;
+  c.nCudaDevAttrComputeCapabilityMinor = p.minor;
+  cudaStreamGetFlags(s, &c.nStreamFlags);
+  return c;
+}
+
+// True when the foreground pixels of `npp` and `ours` group into the same components.
+bool same_foreground_partition(const std::vector<uint32_t>& npp, const std::vector<int32_t>& ours,
+                               const std::vector<uint8_t>& binary) {
+  std::unordered_map<uint32_t, int32_t> n2o;
+  std::unordered_map<int32_t, uint32_t> o2n;
+  for (size_t i = 0; i < binary.size(); ++i) {
+    if (!binary[i]) continue;
+    auto [a, fa] = n2o.emplace(npp[i], ours[i]);
+    auto [b, fb] = o2n.emplace(ours[i], npp[i]);
+    if (a->second != ours[i] || b->second != npp[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string images, json_path;
+  int reps = 30;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--images" && i + 1 < argc) images = argv[++i];
+    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    else {
+      std::fprintf(stderr, "usage: bench_npp --images DIR [--json PATH] [--reps N]\n");
+      return 2;
+    }
+  }
+  if (images.empty() || !std::filesystem::is_directory(images)) {
+    std::fprintf(stderr, "bench_npp: no images folder (run bench_ccl --save-images DIR first)\n");
+    return 2;
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(images))
+    if (e.path().extension() == ".pgm") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  NppStreamContext ctx = stream_context(stream);
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  nlohmann::ordered_json out;
+  out["peer"] = "NPP nppiLabelMarkersUF_8u32u_C1R_Ctx (+ nppiCompressMarkerLabelsUF_32u_C1IR_Ctx)";
+  std::printf("%-16s %12s %12s %12s %12s  %s\n", "image", "label8 ms", "+compress", "label4 ms",
+              "+compress", "partition8");
+  for (const auto& f : files) {
+    sweepline::Image8 img = sweepline::read_image(f.string());
+    const int w = img.width, h = img.height;
+    const size_t n = img.size();
+    std::vector<uint8_t> binary(n);
+    for (size_t i = 0; i < n; ++i) binary[i] = img.pixels[i] ? 255 : 0;
+    Npp8u* d_src = nullptr;
+    Npp32u* d_labels = nullptr;
+    cudaMalloc(&d_src, n);
+    cudaMalloc(&d_labels, n * 4);
+    cudaMemcpy(d_src, binary.data(), n, cudaMemcpyHostToDevice);
+    NppiSize roi{w, h};
+    int label_buf = 0, compress_buf = 0;
+    NPP_BENCH_CHECK(nppiLabelMarkersUFGetBufferSize_32u_C1R(roi, &label_buf));
+    NPP_BENCH_CHECK(nppiCompressMarkerLabelsGetBufferSize_32u_C1R(w * h, &compress_buf));
+    Npp8u* d_buf = nullptr;
+    cudaMalloc(&d_buf, size_t(std::max(label_buf, compress_buf)));
+
+    auto time_ms = [&](NppiNorm norm, bool compress) {
+      std::vector<float> ms;
+      for (int r = 0; r < reps + 3; ++r) {
+        cudaEventRecord(t0, stream);
+        NPP_BENCH_CHECK(nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, norm, d_buf, ctx));
+        int count = 0;
+        if (compress)
+          NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h, &count,
+                                                                  d_buf, ctx));
+        cudaEventRecord(t1, stream);
+        cudaEventSynchronize(t1);
+        float t = 0;
+        cudaEventElapsedTime(&t, t0, t1);
+        if (r >= 3) ms.push_back(t);  // the first runs warm up
+      }
+      std::sort(ms.begin(), ms.end());
+      return double(ms[ms.size() / 2]);
+    };
+    nlohmann::ordered_json rec;
+    rec["image"] = f.stem().string();
+    rec["npp_label8_ms"] = time_ms(nppiNormInf, false);
+    rec["npp_label8_compress_ms"] = time_ms(nppiNormInf, true);
+    rec["npp_label4_ms"] = time_ms(nppiNormL1, false);
+    rec["npp_label4_compress_ms"] = time_ms(nppiNormL1, true);
+    // Partition check against ours (8-connectivity), on a fresh uncompressed labelling.
+    NPP_BENCH_CHECK(nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, nppiNormInf, d_buf, ctx));
+    std::vector<uint32_t> npp(n);
+    cudaMemcpyAsync(npp.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream);
+    cudaStreamSynchronize(stream);
+    auto ours_path = f.parent_path() / (f.stem().string() + ".labels8.i32");
+    std::string verdict = "not checked";
+    if (std::filesystem::exists(ours_path) && std::filesystem::file_size(ours_path) == n * 4) {
+      std::vector<int32_t> ours(n);
+      std::ifstream(ours_path, std::ios::binary).read(reinterpret_cast<char*>(ours.data()), std::streamsize(n * 4));
+      bool ok = same_foreground_partition(npp, ours, binary);
+      rec["npp_partition8_ok"] = ok;
+      verdict = ok ? "same" : "DIFFERENT";
+    }
+    std::printf("%-16s %12.3f %12.3f %12.3f %12.3f  %s\n", rec["image"].get<std::string>().c_str(),
+                rec["npp_label8_ms"].get<double>(), rec["npp_label8_compress_ms"].get<double>(),
+                rec["npp_label4_ms"].get<double>(), rec["npp_label4_compress_ms"].get<double>(),
+                verdict.c_str());
+    out["images"].push_back(rec);
+    cudaFree(d_buf);
+    cudaFree(d_labels);
+    cudaFree(d_src);
+  }
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "bench_npp: CUDA error %s\n", cudaGetErrorString(e));
+    return 1;
+  }
+  if (!json_path.empty()) std::ofstream(json_path) << out.dump(1) << "\n";
+  return 0;
+}
