@@ -34,7 +34,7 @@ struct PipelineParams {
 
   DenoiseMode denoise = DenoiseMode::Gaussian;
   float gaussian_sigma = 1.0f;  // 0.5..5; kernel radius ceil(3 sigma)
-  GaussianImpl gaussian_impl = GaussianImpl::SlidingWindow;
+  GaussianImpl gaussian_impl = GaussianImpl::Fused;
   float bilateral_sigma_s = 2.0f;   // pixels, 0.5..5; radius ceil(2 sigma_s)
   float bilateral_sigma_r = 30.0f;  // intensity levels
   FftEnhanceParams fft;

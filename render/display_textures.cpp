@@ -26,8 +26,9 @@ void allocate(GLuint tex, GLint internal, GLenum format, int w, int h, bool near
 }  // namespace
 
 bool DisplayTextures::ensure(int width, int height) {
-  SWL_CHECK(width > 0 && height > 0 && width <= 16384 && height <= 16384,
-            "display texture size out of range: " + std::to_string(width) + "x" + std::to_string(height));
+  SWL_CHECK(
+      width > 0 && height > 0 && width <= 16384 && height <= 16384,
+      "display texture size out of range: " + std::to_string(width) + "x" + std::to_string(height));
   if (width == width_ && height == height_ && tex_[0]) return false;
   for (int i = 0; i < kLayerCount; ++i) {
     tex_[i] = make_texture();
@@ -49,7 +50,8 @@ void DisplayTextures::upload(const Image8* scan, const Image8* denoised, const I
   const Image8* grey[3] = {scan, denoised, binary};
   for (int i = 0; i < 3; ++i) {
     if (!grey[i] || grey[i]->empty()) continue;
-    SWL_CHECK(grey[i]->width == width_ && grey[i]->height == height_, "display image size mismatch");
+    SWL_CHECK(grey[i]->width == width_ && grey[i]->height == height_,
+              "display image size mismatch");
     glBindTexture(GL_TEXTURE_2D, tex_[i].get());
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RED, GL_UNSIGNED_BYTE,
                     grey[i]->pixels.data());
@@ -59,7 +61,8 @@ void DisplayTextures::upload(const Image8* scan, const Image8* denoised, const I
     std::vector<uint32_t> rgba(labels->size());
     for (size_t i = 0; i < rgba.size(); ++i) rgba[i] = gpu::label_colour(labels->pixels[i]);
     glBindTexture(GL_TEXTURE_2D, tex_[int(Layer::Labels)].get());
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+                    rgba.data());
   }
   glBindTexture(GL_TEXTURE_2D, 0);
   check_gl("display texture upload");

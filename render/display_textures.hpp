@@ -33,7 +33,8 @@ class DisplayTextures {
   GLuint texture(Layer l) const { return tex_[int(l)].get(); }
 
   // CPU path: copies whichever images are given (null = leave as is). Sizes must match.
-  void upload(const Image8* scan, const Image8* denoised, const Image8* binary, const ImageI32* labels);
+  void upload(const Image8* scan, const Image8* denoised, const Image8* binary,
+              const ImageI32* labels);
   void clear_labels();
 
  private:

@@ -21,8 +21,8 @@ EGLDisplay device_display() {
   EGLDeviceEXT devices[16];
   EGLint n = 0;
   if (!query_devices(16, devices, &n)) return EGL_NO_DISPLAY;
-  auto query_string =
-      reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(eglGetProcAddress("eglQueryDeviceStringEXT"));
+  auto query_string = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
+      eglGetProcAddress("eglQueryDeviceStringEXT"));
   for (EGLint i = 0; i < n; ++i) {
     // Mesa lists software devices too; prefer a device that names a DRM/NVIDIA driver.
     const char* ext = query_string ? query_string(devices[i], EGL_EXTENSIONS) : nullptr;
@@ -66,10 +66,15 @@ EglContext::EglContext(const std::string& platform) {
   EGLint n_configs = 0;
   eglChooseConfig(d, config_attribs, &config, 1, &n_configs);
   for (auto [maj, min] : {std::pair{4, 5}, std::pair{3, 3}}) {
-    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, maj, EGL_CONTEXT_MINOR_VERSION, min,
+    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  maj,
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  min,
                                   EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    context_ = eglCreateContext(d, n_configs ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attribs);
+                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                  EGL_NONE};
+    context_ =
+        eglCreateContext(d, n_configs ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attribs);
     if (context_) break;
   }
   if (!context_) {
@@ -80,7 +85,9 @@ EglContext::EglContext(const std::string& platform) {
   load_gl_functions();
 }
 
-EglContext::~EglContext() { release(); }
+EglContext::~EglContext() {
+  release();
+}
 
 EglContext::EglContext(EglContext&& o) noexcept
     : display_(std::exchange(o.display_, nullptr)),
@@ -127,8 +134,9 @@ void load_gl_functions() {
   // an EGL context lacks: GLEW_ERROR_NO_GLX_DISPLAY after that point means the GL part worked.
   glewExperimental = GL_TRUE;
   GLenum err = glewInit();
-  SWL_CHECK(err == GLEW_OK || err == GLEW_ERROR_NO_GLX_DISPLAY, std::string("GLEW failed to load GL functions: ") +
-                                reinterpret_cast<const char*>(glewGetErrorString(err)));
+  SWL_CHECK(err == GLEW_OK || err == GLEW_ERROR_NO_GLX_DISPLAY,
+            std::string("GLEW failed to load GL functions: ") +
+                reinterpret_cast<const char*>(glewGetErrorString(err)));
   glGetError();  // GLEW can leave GL_INVALID_ENUM behind on core profiles
 }
 

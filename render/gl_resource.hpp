@@ -36,13 +36,27 @@ class GlName {
 };
 
 namespace detail {
-inline void delete_texture(GLuint n) { glDeleteTextures(1, &n); }
-inline void delete_buffer(GLuint n) { glDeleteBuffers(1, &n); }
-inline void delete_vertex_array(GLuint n) { glDeleteVertexArrays(1, &n); }
-inline void delete_framebuffer(GLuint n) { glDeleteFramebuffers(1, &n); }
-inline void delete_renderbuffer(GLuint n) { glDeleteRenderbuffers(1, &n); }
-inline void delete_program(GLuint n) { glDeleteProgram(n); }
-inline void delete_shader(GLuint n) { glDeleteShader(n); }
+inline void delete_texture(GLuint n) {
+  glDeleteTextures(1, &n);
+}
+inline void delete_buffer(GLuint n) {
+  glDeleteBuffers(1, &n);
+}
+inline void delete_vertex_array(GLuint n) {
+  glDeleteVertexArrays(1, &n);
+}
+inline void delete_framebuffer(GLuint n) {
+  glDeleteFramebuffers(1, &n);
+}
+inline void delete_renderbuffer(GLuint n) {
+  glDeleteRenderbuffers(1, &n);
+}
+inline void delete_program(GLuint n) {
+  glDeleteProgram(n);
+}
+inline void delete_shader(GLuint n) {
+  glDeleteShader(n);
+}
 }  // namespace detail
 
 using Texture = GlName<detail::delete_texture>;

@@ -6,7 +6,8 @@ namespace sweepline::render {
 
 OffscreenTarget::OffscreenTarget(int width, int height)
     : width_(width), height_(height), colour_(make_renderbuffer()), fbo_(make_framebuffer()) {
-  SWL_CHECK(width > 0 && height > 0 && width <= 16384 && height <= 16384, "offscreen size out of range");
+  SWL_CHECK(width > 0 && height > 0 && width <= 16384 && height <= 16384,
+            "offscreen size out of range");
   glBindRenderbuffer(GL_RENDERBUFFER, colour_.get());
   glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());

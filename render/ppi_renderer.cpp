@@ -10,7 +10,9 @@ namespace sweepline::render {
 
 namespace {
 
-GLint loc(const Program& p, const char* name) { return glGetUniformLocation(p.get(), name); }
+GLint loc(const Program& p, const char* name) {
+  return glGetUniformLocation(p.get(), name);
+}
 
 }  // namespace
 
@@ -29,14 +31,16 @@ void PpiRenderer::update_glow(const DisplayTextures& tex, float decay) {
     for (int i = 0; i < 2; ++i) {
       glow_tex_[i] = make_texture();
       glBindTexture(GL_TEXTURE_2D, glow_tex_[i].get());
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_R16F, tex.width(), tex.height(), 0, GL_RED, GL_FLOAT, nullptr);
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_R16F, tex.width(), tex.height(), 0, GL_RED, GL_FLOAT,
+                   nullptr);
       glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
       glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
       glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
       glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
       glow_fbo_[i] = make_framebuffer();
       glBindFramebuffer(GL_FRAMEBUFFER, glow_fbo_[i].get());
-      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, glow_tex_[i].get(), 0);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                             glow_tex_[i].get(), 0);
       SWL_CHECK(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE,
                 "afterglow framebuffer incomplete");
     }
@@ -66,12 +70,15 @@ void PpiRenderer::update_glow(const DisplayTextures& tex, float decay) {
   check_gl("afterglow pass");
 }
 
-void PpiRenderer::draw(const DisplayTextures& tex, const TextureGeometry& geo, const PpiStyle& style,
-                       const PpiView& view, int fb_width, int fb_height, double sweep_deg, double dt_s,
-                       bool have_data) {
-  have_data = have_data && tex.width() > 0 && geo.width == tex.width() && geo.height == tex.height();
-  const bool realtime = style.afterglow == Afterglow::RealTime && have_data && style.layers[0].visible;
-  if (realtime) update_glow(tex, float(std::exp(-double(style.glow_rate_per_s) * std::max(dt_s, 0.0))));
+void PpiRenderer::draw(const DisplayTextures& tex, const TextureGeometry& geo,
+                       const PpiStyle& style, const PpiView& view, int fb_width, int fb_height,
+                       double sweep_deg, double dt_s, bool have_data) {
+  have_data =
+      have_data && tex.width() > 0 && geo.width == tex.width() && geo.height == tex.height();
+  const bool realtime =
+      style.afterglow == Afterglow::RealTime && have_data && style.layers[0].visible;
+  if (realtime)
+    update_glow(tex, float(std::exp(-double(style.glow_rate_per_s) * std::max(dt_s, 0.0))));
 
   const ScreenRect& r = view.rect();
   glViewport(0, 0, fb_width, fb_height);
@@ -79,8 +86,9 @@ void PpiRenderer::draw(const DisplayTextures& tex, const TextureGeometry& geo, c
   glScissor(int(r.x), int(float(fb_height) - (r.y + r.h)), int(r.w), int(r.h));
   glDisable(GL_BLEND);
   glUseProgram(ppi_.get());
-  const GLuint units[5] = {tex.texture(Layer::Scan), tex.texture(Layer::Denoised), tex.texture(Layer::Binary),
-                           tex.texture(Layer::Labels), realtime ? glow_tex_[glow_cur_].get() : 0u};
+  const GLuint units[5] = {tex.texture(Layer::Scan), tex.texture(Layer::Denoised),
+                           tex.texture(Layer::Binary), tex.texture(Layer::Labels),
+                           realtime ? glow_tex_[glow_cur_].get() : 0u};
   const char* names[5] = {"u_scan", "u_denoised", "u_binary", "u_labels", "u_glow"};
   for (int i = 0; i < 5; ++i) {
     glActiveTexture(GLenum(GL_TEXTURE0 + i));
@@ -93,7 +101,8 @@ void PpiRenderer::draw(const DisplayTextures& tex, const TextureGeometry& geo, c
   glUniform1f(loc(ppi_, "u_px_per_m"), float(view.px_per_m()));
   glUniform2f(loc(ppi_, "u_tex_origin"), float(geo.origin_east_m), float(geo.origin_north_m));
   glUniform1f(loc(ppi_, "u_tex_mpp"), float(geo.metres_per_pixel));
-  glUniform2f(loc(ppi_, "u_tex_size"), float(std::max(geo.width, 1)), float(std::max(geo.height, 1)));
+  glUniform2f(loc(ppi_, "u_tex_size"), float(std::max(geo.width, 1)),
+              float(std::max(geo.height, 1)));
   glUniform1f(loc(ppi_, "u_range_m"), float(geo.frame_range_m));
   glUniform1i(loc(ppi_, "u_have_data"), have_data ? 1 : 0);
   glUniform1i(loc(ppi_, "u_palette"), int(style.palette));
@@ -103,9 +112,12 @@ void PpiRenderer::draw(const DisplayTextures& tex, const TextureGeometry& geo, c
   glUniform3f(loc(ppi_, "u_background"), bg.r, bg.g, bg.b);
   glUniform3f(loc(ppi_, "u_outside"), out.r, out.g, out.b);
   float op[4];
-  for (int i = 0; i < 4; ++i) op[i] = style.layers[size_t(i)].visible ? style.layers[size_t(i)].opacity : 0.0f;
+  for (int i = 0; i < 4; ++i)
+    op[i] = style.layers[size_t(i)].visible ? style.layers[size_t(i)].opacity : 0.0f;
   glUniform4f(loc(ppi_, "u_opacity"), op[0], op[1], op[2], op[3]);
-  glUniform1i(loc(ppi_, "u_afterglow"), realtime ? 1 : style.afterglow == Afterglow::PerSweep ? 2 : 0);
+  glUniform1i(loc(ppi_, "u_afterglow"), realtime                                 ? 1
+                                        : style.afterglow == Afterglow::PerSweep ? 2
+                                                                                 : 0);
   glUniform1f(loc(ppi_, "u_sweep_deg"), float(sweep_deg));
   glUniform1f(loc(ppi_, "u_sweep_floor"), style.sweep_fade_floor);
   glBindVertexArray(vao_.get());

@@ -22,10 +22,11 @@ struct PpiStyle {
   Palette palette = Palette::GreenPhosphor;
   Brightness brightness = Brightness::Dusk;
   Afterglow afterglow = Afterglow::PerSweep;
-  float glow_rate_per_s = 0.5f;   // RealTime: fraction lost per second is 1 - exp(-rate)
+  float glow_rate_per_s = 0.5f;    // RealTime: fraction lost per second is 1 - exp(-rate)
   float sweep_fade_floor = 0.35f;  // PerSweep: brightness just before the sweep returns
   float gain = 1.0f;               // intensity multiplier before the palette
-  std::array<LayerStyle, kLayerCount> layers{{{true, 1.0f}, {false, 1.0f}, {false, 0.6f}, {true, 0.8f}}};
+  std::array<LayerStyle, kLayerCount> layers{
+      {{true, 1.0f}, {false, 1.0f}, {false, 0.6f}, {true, 0.8f}}};
 };
 
 // RGB in 0..1 of the area inside the range circle, and of the screen outside it.

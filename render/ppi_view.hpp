@@ -17,9 +17,10 @@ struct WorldPoint {
 
 class PpiView {
  public:
-  // Fits a circle of `range_m` into `rect` (46 px left for the bearing scale), radar at the centre; off-centre shifts
-  // the radar back along the heading so the sea ahead fills the view.
-  void reset(const ScreenRect& rect, double range_m, bool off_centre = false, double heading_deg = 0);
+  // Fits a circle of `range_m` into `rect` (46 px left for the bearing scale), radar at the centre;
+  // off-centre shifts the radar back along the heading so the sea ahead fills the view.
+  void reset(const ScreenRect& rect, double range_m, bool off_centre = false,
+             double heading_deg = 0);
   void set_rect(const ScreenRect& rect) { rect_ = rect; }
   const ScreenRect& rect() const { return rect_; }
 
@@ -46,7 +47,9 @@ class PpiView {
 };
 
 // Range (m) and bearing (deg, 0 = north, clockwise, 0..360) of a world point from the radar.
-inline double range_of(WorldPoint p) { return std::hypot(p.east, p.north); }
+inline double range_of(WorldPoint p) {
+  return std::hypot(p.east, p.north);
+}
 inline double bearing_of(WorldPoint p) {
   double b = std::atan2(p.east, p.north) * 180.0 / 3.14159265358979323846;
   return b < 0 ? b + 360.0 : b;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "app/asterix/cat240_encoder.hpp"
 #include "app/common/check.hpp"
 #include "gpu/backend/cuda_availability.hpp"
 #include "gpu/backend/make_pipeline.hpp"
@@ -103,6 +104,7 @@ bool AppState::open_source(const std::string& uri) {
   }
   reset_assembler();
   held_.clear();
+  shown_rotation_ = seen_completions_ = 0;
   source_ended_ = false;
   frozen_ = false;
   refresh_status();
@@ -110,6 +112,7 @@ bool AppState::open_source(const std::string& uri) {
 }
 
 void AppState::close_source() {
+  stop_recording();
   source_.reset();
   source_view_ = SourceView{};
 }
@@ -134,12 +137,16 @@ void AppState::step_rotation(int direction) {
   if (direction >= 0) {
     r->step_rotation();
   } else {
-    const uint64_t done = assembler_->counters().rotations;
-    r->seek_rotation(done >= 2 ? done - 2 : 0);
-    assembler_->reset();
-    held_.clear();
+    // Back one: start the previous rotation afresh and let the replay deliver it.
+    seek_rotation(shown_rotation_ > 0 ? shown_rotation_ - 1 : 0);
     r->step_rotation();
   }
+}
+
+void AppState::track_rotations() {
+  const uint64_t c = assembler_->counters().rotations;
+  if (c > seen_completions_) shown_rotation_ += c - seen_completions_;
+  seen_completions_ = c;
 }
 
 void AppState::seek_rotation(uint64_t n) {
@@ -147,6 +154,9 @@ void AppState::seek_rotation(uint64_t n) {
   source_->replay()->seek_rotation(n);
   assembler_->reset();
   held_.clear();
+  const uint64_t count = source_->replay()->rotation_count();
+  shown_rotation_ = count > 0 ? std::min(n, count - 1) : n;
+  seen_completions_ = assembler_->counters().rotations;
 }
 
 void AppState::set_speed(double factor) {
@@ -161,6 +171,10 @@ void AppState::set_loop(bool loop) {
 
 size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
   if (!source_) return 0;
+  struct Track {  // counts completed rotations however pump() returns
+    AppState& s;
+    ~Track() { s.track_rotations(); }
+  } track{*this};
   const double end = now_s() + budget_ms / 1000.0;
   const uint64_t start_rotations = assembler_->counters().rotations;
   size_t total = 0;
@@ -182,8 +196,10 @@ size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
     do {
       records_.clear();
       const bool alive = source_->poll(records_);
-      held_.insert(held_.end(), std::make_move_iterator(records_.begin()), std::make_move_iterator(records_.end()));
+      held_.insert(held_.end(), std::make_move_iterator(records_.begin()),
+                   std::make_move_iterator(records_.end()));
       const bool got = !records_.empty();
+      if (recorder_ && got) record_datagrams(records_);
       if (!feed()) return total;
       if (!alive) {
         if (!source_ended_) spdlog::info("source ended: {}", settings_.source.uri);
@@ -200,6 +216,60 @@ size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
     source_.reset();
   }
   return total;
+}
+
+bool AppState::start_recording(const std::string& path) {
+  stop_recording();
+  try {
+    recorder_ = capture::open_pcap_writer(path);
+    recording_error_.clear();
+    spdlog::info("recording to {}", path);
+    return true;
+  } catch (const std::exception& e) {
+    recording_error_ = e.what();
+    spdlog::error("cannot record: {}", e.what());
+    return false;
+  }
+}
+
+void AppState::stop_recording() {
+  if (!recorder_) return;
+  try {
+    recorder_->flush();
+    spdlog::info("recording stopped after {} datagrams", recorder_->datagrams_written());
+  } catch (const std::exception& e) {
+    recording_error_ = e.what();
+  }
+  recorder_.reset();
+}
+
+uint64_t AppState::recorded_datagrams() const {
+  return recorder_ ? recorder_->datagrams_written() : 0;
+}
+
+void AppState::record_datagrams(const std::vector<cat240::Record>& records) {
+  uint32_t group = 0;
+  try {
+    group = capture::parse_ipv4(settings_.source.udp_group);
+  } catch (const std::exception&) {
+    group = 0;  // not a dotted address: leave the destination unset
+  }
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  try {
+    for (const auto& r : records) {
+      capture::Datagram d;
+      d.time = r.capture_time > 0 ? r.capture_time : now;
+      d.dst_ip = group;
+      d.dst_port = uint16_t(settings_.source.udp_port);
+      d.payload = cat240::encode_block(r);
+      recorder_->write(d);
+    }
+  } catch (const std::exception& e) {
+    recording_error_ = std::string("recording stopped: ") + e.what();
+    spdlog::error("{}", recording_error_);
+    recorder_.reset();
+  }
 }
 
 bool AppState::pump_rotation(double timeout_s) {
@@ -247,7 +317,10 @@ bool AppState::collect(DisplaySink& sink) {
   result_ = std::move(out->result);
   applied_ = out->params;
   in_place_ = false;
-  record(extra, out->ms + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  record(
+      extra,
+      out->ms +
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return true;
 }
 
@@ -295,7 +368,8 @@ bool AppState::process(DisplaySink& sink, bool wait) {
     pipeline_fresh_ = true;
     return shown;
   }
-  record(extra, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  record(extra,
+         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return true;
 }
 
@@ -339,6 +413,7 @@ void AppState::refresh_status() {
     v.speed = r->speed();
     v.loop = r->loop();
     v.rotation_count = r->rotation_count();
+    v.shown_rotation = v.rotation_count > 0 ? shown_rotation_ % v.rotation_count : shown_rotation_;
   } else {
     v.replayable = false;
     v.paused = frozen_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/capture/capture_writer.hpp"
 #include "app/common/polar_frame.hpp"
 #include "app/source/source.hpp"
 #include "app/sweep/sweep_assembler.hpp"
@@ -35,7 +36,7 @@ struct History {
 
 struct SourceView {  // what the sources panel shows
   bool open = false;
-  std::string error;       // why the last open failed or the source stopped
+  std::string error;  // why the last open failed or the source stopped
   SourceStatus status;
   double rotation_period_s = 0;
   double azimuth_coverage = 0;  // rows written / azimuths in the last finished rotation
@@ -46,6 +47,7 @@ struct SourceView {  // what the sources panel shows
   double speed = 1;
   bool loop = true;
   uint64_t rotation_count = 0;  // known rotations of a file (0: unknown)
+  uint64_t shown_rotation = 0;  // file rotation being drawn (replays; wraps when looping)
 };
 
 class AppState {
@@ -68,6 +70,14 @@ class AppState {
   void seek_rotation(uint64_t n);
   void set_speed(double factor);  // 0 = unpaced
   void set_loop(bool loop);
+  // Records what the source delivers to a pcap file (each record re-encoded into its own
+  // datagram to the UDP settings' group:port, raw video octets kept); false with the reason in
+  // recording_error() when the file cannot be created.
+  bool start_recording(const std::string& path);
+  void stop_recording();
+  bool recording() const { return recorder_ != nullptr; }
+  uint64_t recorded_datagrams() const;
+  const std::string& recording_error() const { return recording_error_; }
   // Switches the backend now ("cpu" or "cuda"); falls back to the CPU with a message.
   void set_backend(const std::string& name);
 
@@ -114,11 +124,20 @@ class AppState {
   Settings settings_;
   std::unique_ptr<RecordSource> source_;
   std::unique_ptr<sweep::SweepAssembler> assembler_;
-  std::unique_ptr<gpu::Pipeline> pipeline_;      // CUDA: run on this thread (interop)
-  std::unique_ptr<PipelineWorker> worker_;       // CPU: run on a worker thread
-  bool pipeline_fresh_ = true;                   // has not seen a frame: send all rows
+  std::unique_ptr<gpu::Pipeline> pipeline_;  // CUDA: run on this thread (interop)
+  std::unique_ptr<PipelineWorker> worker_;   // CPU: run on a worker thread
+  bool pipeline_fresh_ = true;               // has not seen a frame: send all rows
   std::vector<cat240::Record> records_;
-  std::deque<cat240::Record> held_;  // polled but not yet fed (rotation boundary in headless runs)
+  std::deque<cat240::Record> held_;
+  std::unique_ptr<capture::CaptureWriter> recorder_;
+  // Which file rotation is being drawn: set by seeks, advanced by each completed rotation.
+  uint64_t shown_rotation_ = 0;
+  uint64_t seen_completions_ = 0;
+  void track_rotations();
+  std::string recording_error_;
+  void record_datagrams(
+      const std::vector<cat240::Record>&
+          records);  // polled but not yet fed (rotation boundary in headless runs)
   PolarFrame polar_;
   bool dirty_pending_ = false;
   bool source_ended_ = false;

@@ -66,13 +66,23 @@ void Console::key(Key k) {
   auto& v = state_.settings().view;
   const render::ScreenRect& r = view_.rect();
   switch (k) {
-    case Key::Space: state_.set_paused(!state_.paused()); break;
-    case Key::Right: state_.step_rotation(+1); break;
-    case Key::Left: state_.step_rotation(-1); break;
+    case Key::Space:
+      state_.set_paused(!state_.paused());
+      break;
+    case Key::Right:
+      state_.step_rotation(+1);
+      break;
+    case Key::Left:
+      state_.step_rotation(-1);
+      break;
     case Key::Up:
-    case Key::Plus: view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1.25); break;
+    case Key::Plus:
+      view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1.25);
+      break;
     case Key::Down:
-    case Key::Minus: view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1 / 1.25); break;
+    case Key::Minus:
+      view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1 / 1.25);
+      break;
     case Key::Screenshot: {
       char name[64];
       const std::time_t t = std::time(nullptr);
@@ -82,23 +92,35 @@ void Console::key(Key k) {
       screenshot_ = name;
       break;
     }
-    case Key::Fullscreen: fullscreen_ = true; break;
-    case Key::HidePanels: v.show_panels = !v.show_panels; break;
-    case Key::Reset: reset_view(); break;
+    case Key::Fullscreen:
+      fullscreen_ = true;
+      break;
+    case Key::HidePanels:
+      v.show_panels = !v.show_panels;
+      break;
+    case Key::Reset:
+      reset_view();
+      break;
   }
 }
 
-std::optional<std::string> Console::take_screenshot_request() { return std::exchange(screenshot_, std::nullopt); }
-bool Console::take_fullscreen_request() { return std::exchange(fullscreen_, false); }
+std::optional<std::string> Console::take_screenshot_request() {
+  return std::exchange(screenshot_, std::nullopt);
+}
+bool Console::take_fullscreen_request() {
+  return std::exchange(fullscreen_, false);
+}
 
 void Console::handle_ppi_input(const render::ScreenRect& rect) {
   ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureMouse) {
     const bool inside = rect.contains(io.MousePos.x, io.MousePos.y);
-    if (inside && io.MouseWheel != 0) view_.zoom_at(io.MousePos.x, io.MousePos.y, std::pow(1.15, double(io.MouseWheel)));
+    if (inside && io.MouseWheel != 0)
+      view_.zoom_at(io.MousePos.x, io.MousePos.y, std::pow(1.15, double(io.MouseWheel)));
     if (inside && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) dragging_ = true;
     if (inside && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_view();
-    if (dragging_ && ImGui::IsMouseDown(ImGuiMouseButton_Left)) view_.pan(io.MouseDelta.x, io.MouseDelta.y);
+    if (dragging_ && ImGui::IsMouseDown(ImGuiMouseButton_Left))
+      view_.pan(io.MouseDelta.x, io.MouseDelta.y);
   }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = false;
   if (io.WantCaptureKeyboard) return;
@@ -106,12 +128,18 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
     int glfw;
     Key key;
   };
-  static const Binding bindings[] = {{GLFW_KEY_SPACE, Key::Space},     {GLFW_KEY_RIGHT, Key::Right},
-                                     {GLFW_KEY_LEFT, Key::Left},       {GLFW_KEY_UP, Key::Up},
-                                     {GLFW_KEY_DOWN, Key::Down},       {GLFW_KEY_EQUAL, Key::Plus},
-                                     {GLFW_KEY_KP_ADD, Key::Plus},     {GLFW_KEY_MINUS, Key::Minus},
-                                     {GLFW_KEY_KP_SUBTRACT, Key::Minus}, {GLFW_KEY_S, Key::Screenshot},
-                                     {GLFW_KEY_F, Key::Fullscreen},    {GLFW_KEY_H, Key::HidePanels},
+  static const Binding bindings[] = {{GLFW_KEY_SPACE, Key::Space},
+                                     {GLFW_KEY_RIGHT, Key::Right},
+                                     {GLFW_KEY_LEFT, Key::Left},
+                                     {GLFW_KEY_UP, Key::Up},
+                                     {GLFW_KEY_DOWN, Key::Down},
+                                     {GLFW_KEY_EQUAL, Key::Plus},
+                                     {GLFW_KEY_KP_ADD, Key::Plus},
+                                     {GLFW_KEY_MINUS, Key::Minus},
+                                     {GLFW_KEY_KP_SUBTRACT, Key::Minus},
+                                     {GLFW_KEY_S, Key::Screenshot},
+                                     {GLFW_KEY_F, Key::Fullscreen},
+                                     {GLFW_KEY_H, Key::HidePanels},
                                      {GLFW_KEY_R, Key::Reset}};
   for (const auto& b : bindings)
     if (ImGui::IsKeyPressed(b.glfw, b.key == Key::Plus || b.key == Key::Minus)) key(b.key);
@@ -119,11 +147,13 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
 
 void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   const render::ScreenRect rect = ppi_rect(fb_width, fb_height);
-  const bool rect_changed = rect.x != last_rect_.x || rect.w != last_rect_.w || rect.h != last_rect_.h;
+  const bool rect_changed =
+      rect.x != last_rect_.x || rect.w != last_rect_.w || rect.h != last_rect_.h;
   last_rect_ = rect;
   const double range = state_.texture_geometry().frame_range_m;
   const auto& vs = state_.settings().view;
-  if (!view_initialised_ || (range > 0 && range != fitted_range_) || vs.off_centre != fitted_off_centre_) {
+  if (!view_initialised_ || (range > 0 && range != fitted_range_) ||
+      vs.off_centre != fitted_off_centre_) {
     reset_view();
   } else if (rect_changed) {
     // Keep the world point at the centre and the zoom; just move the picture into the new rect.
@@ -132,9 +162,10 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   if (vs.show_panels) draw_panels(state_, *this, float(fb_width), float(fb_height));
   if (interactive) handle_ppi_input(rect);
   const ImGuiIO& io = ImGui::GetIO();
-  const bool mouse_valid = interactive && !io.WantCaptureMouse && rect.contains(io.MousePos.x, io.MousePos.y);
-  draw_ppi_overlays(state_, state_.settings().view, view_, fallback_range_m(), mouse_valid, io.MousePos.x,
-                    io.MousePos.y);
+  const bool mouse_valid =
+      interactive && !io.WantCaptureMouse && rect.contains(io.MousePos.x, io.MousePos.y);
+  draw_ppi_overlays(state_, state_.settings().view, view_, fallback_range_m(), mouse_valid,
+                    io.MousePos.x, io.MousePos.y);
 }
 
 void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
@@ -143,7 +174,8 @@ void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
   glClearColor(out.r, out.g, out.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   render::TextureGeometry g = state_.texture_geometry();
-  if (g.frame_range_m <= 0) g.frame_range_m = fallback_range_m();  // an empty scope until data comes
+  if (g.frame_range_m <= 0)
+    g.frame_range_m = fallback_range_m();  // an empty scope until data comes
   renderer_.draw(textures_, g, state_.settings().view.style, view_, fb_width, fb_height,
                  state_.sweep_azimuth_deg(), dt_s, state_.result() != nullptr);
 }

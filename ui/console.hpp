@@ -15,7 +15,19 @@
 
 namespace sweepline::ui {
 
-enum class Key { Space, Left, Right, Up, Down, Plus, Minus, Screenshot, Fullscreen, HidePanels, Reset };
+enum class Key {
+  Space,
+  Left,
+  Right,
+  Up,
+  Down,
+  Plus,
+  Minus,
+  Screenshot,
+  Fullscreen,
+  HidePanels,
+  Reset
+};
 
 class Console {
  public:
@@ -33,8 +45,8 @@ class Console {
 
   // Commands (keys, scripts).
   void key(Key k);
-  void zoom_to(double zoom);            // relative to the fit; about the view centre
-  void solo_layer(render::Layer l);     // only this layer visible
+  void zoom_to(double zoom);         // relative to the fit; about the view centre
+  void solo_layer(render::Layer l);  // only this layer visible
   void reset_view();
   void pan(float dx_px, float dy_px) { view_.pan(dx_px, dy_px); }
 

@@ -13,17 +13,21 @@ namespace sweepline::ui {
 struct DisplaySink::Interop {
   std::unique_ptr<render::interop::DisplayInterop> registered;
 };
-bool interop_built() { return true; }
+bool interop_built() {
+  return true;
+}
 #else
 struct DisplaySink::Interop {};
-bool interop_built() { return false; }
+bool interop_built() {
+  return false;
+}
 #endif
 
 DisplaySink::DisplaySink(render::DisplayTextures& textures) : tex_(textures) {}
 DisplaySink::~DisplaySink() = default;
 
-void DisplaySink::run(gpu::Pipeline& pipeline, const PolarFrame& frame, const gpu::PipelineParams& params,
-                      StageTimes& times) {
+void DisplaySink::run(gpu::Pipeline& pipeline, const PolarFrame& frame,
+                      const gpu::PipelineParams& params, StageTimes& times) {
   const bool resized = tex_.ensure(params.width, params.height);
 #ifdef SWEEPLINE_HAVE_INTEROP
   if (pipeline.backend() == gpu::Backend::Cuda) {

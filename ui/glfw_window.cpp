@@ -16,10 +16,13 @@ GlfwLibrary::GlfwLibrary() {
   SWL_CHECK(glfwInit(), "cannot initialise GLFW (no display? try `sweepline view --headless`)");
 }
 
-GlfwLibrary::~GlfwLibrary() { glfwTerminate(); }
+GlfwLibrary::~GlfwLibrary() {
+  glfwTerminate();
+}
 
 GlfwWindow::GlfwWindow(int width, int height, const std::string& title) {
-  for (auto [maj, min, glsl] : {std::tuple{4, 5, "#version 450"}, std::tuple{3, 3, "#version 330"}}) {
+  for (auto [maj, min, glsl] :
+       {std::tuple{4, 5, "#version 450"}, std::tuple{3, 3, "#version 330"}}) {
     glfwDefaultWindowHints();
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, maj);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, min);

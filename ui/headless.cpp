@@ -57,7 +57,8 @@ int run_headless(const ViewOptions& opt) {
   const int frames = opt.frames > 0 ? opt.frames : 1;
 
   render::EglContext egl(opt.egl);
-  spdlog::info("headless: EGL {} platform, GL {} on {}", egl.platform(), egl.version(), egl.renderer());
+  spdlog::info("headless: EGL {} platform, GL {} on {}", egl.platform(), egl.version(),
+               egl.renderer());
   HeadlessImGui imgui(opt.width, opt.height);
   render::OffscreenTarget target(opt.width, opt.height);
 

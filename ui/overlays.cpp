@@ -26,8 +26,10 @@ ImVec2 polar_point(const render::PpiView& view, double range_m, double bearing_d
 
 void format_range(char* buf, size_t n, double metres) {
   const double nm = metres / kNm;
-  if (nm < 0.995) std::snprintf(buf, n, "%.2f NM", nm);
-  else std::snprintf(buf, n, "%.1f NM", nm);
+  if (nm < 0.995)
+    std::snprintf(buf, n, "%.2f NM", nm);
+  else
+    std::snprintf(buf, n, "%.1f NM", nm);
 }
 
 // A component's corners in world metres (pixel edges, gpu/pipeline.hpp's geometry).
@@ -36,13 +38,14 @@ struct WorldBox {
 };
 WorldBox box_of(const ccl::Component& c, const render::TextureGeometry& g) {
   const double mpp = g.metres_per_pixel;
-  return {g.origin_east_m + (c.xmin - 0.5 * g.width) * mpp, g.origin_north_m - (c.ymin - 0.5 * g.height) * mpp,
+  return {g.origin_east_m + (c.xmin - 0.5 * g.width) * mpp,
+          g.origin_north_m - (c.ymin - 0.5 * g.height) * mpp,
           g.origin_east_m + (c.xmax + 1 - 0.5 * g.width) * mpp,
           g.origin_north_m - (c.ymax + 1 - 0.5 * g.height) * mpp};
 }
 
-void draw_rings(ImDrawList* dl, const render::PpiView& view, double range_m, double spacing, ImU32 col,
-                ImU32 text_col) {
+void draw_rings(ImDrawList* dl, const render::PpiView& view, double range_m, double spacing,
+                ImU32 col, ImU32 text_col) {
   const ImVec2 c = to_screen(view, 0, 0);
   char buf[32];
   for (double r = spacing; r < range_m + 1e-6; r += spacing) {
@@ -56,8 +59,8 @@ void draw_rings(ImDrawList* dl, const render::PpiView& view, double range_m, dou
   }
 }
 
-void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, double range_m, double heading_deg,
-                        ImU32 col, ImU32 text_col, ImU32 heading_col) {
+void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, double range_m,
+                        double heading_deg, ImU32 col, ImU32 text_col, ImU32 heading_col) {
   const float r_px = float(range_m * view.px_per_m());
   const ImVec2 c = to_screen(view, 0, 0);
   dl->AddCircle(c, r_px, col, std::clamp(int(r_px / 3), 64, 512), 1.5f);
@@ -116,13 +119,17 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
   const ImU32 box_col = ImGui::GetColorU32(ImVec4(1.0f, 0.80f, 0.15f, 0.95f * dim));
   const ImU32 box_hover = ImGui::GetColorU32(ImVec4(1.0f, 0.3f, 0.2f, 1.0f));
 
-  const double range_m = g.frame_range_m > 0           ? g.frame_range_m
+  const double range_m = g.frame_range_m > 0         ? g.frame_range_m
                          : state.polar().range_m > 0 ? state.polar().range_m
                                                      : fallback_range_m;
   if (range_m > 0) {
-    if (vs.show_rings) draw_rings(dl, view, range_m, ring_spacing_m(range_m, vs.ring_spacing_m), ring_col, text_col);
-    if (vs.show_bearing_scale) draw_bearing_scale(dl, view, range_m, vs.heading_deg, scale_col, text_col, heading_col);
-    if (vs.show_sweep_line) dl->AddLine(to_screen(view, 0, 0), polar_point(view, range_m, state.sweep_azimuth_deg()), sweep_col, 2.0f);
+    if (vs.show_rings)
+      draw_rings(dl, view, range_m, ring_spacing_m(range_m, vs.ring_spacing_m), ring_col, text_col);
+    if (vs.show_bearing_scale)
+      draw_bearing_scale(dl, view, range_m, vs.heading_deg, scale_col, text_col, heading_col);
+    if (vs.show_sweep_line)
+      dl->AddLine(to_screen(view, 0, 0), polar_point(view, range_m, state.sweep_azimuth_deg()),
+                  sweep_col, 2.0f);
   }
 
   // Components: a box each (the pipeline has already applied the area filter).
@@ -137,8 +144,8 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
       const ImVec2 mid{0.5f * (p0.x + p1.x), 0.5f * (p0.y + p1.y)};
       p0 = {std::min(p0.x, mid.x - 4), std::min(p0.y, mid.y - 4)};
       p1 = {std::max(p1.x, mid.x + 4), std::max(p1.y, mid.y + 4)};
-      const bool over = mouse_valid && mouse_x >= p0.x - 2 && mouse_x <= p1.x + 2 && mouse_y >= p0.y - 2 &&
-                        mouse_y <= p1.y + 2;
+      const bool over = mouse_valid && mouse_x >= p0.x - 2 && mouse_x <= p1.x + 2 &&
+                        mouse_y >= p0.y - 2 && mouse_y <= p1.y + 2;
       if (over) hovered = &c;
       dl->AddRect(p0, p1, over ? box_hover : box_col, 0.0f, 0, over ? 2.0f : 1.2f);
       if (vs.show_box_labels) {
@@ -151,12 +158,13 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
   // Corner texts: status top-left, cursor readout bottom-left.
   char line[160];
   const SourceView& sv = state.source_view();
-  std::snprintf(line, sizeof line, "%s  %s", state.settings().source.uri.c_str(),
-                sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
+  std::snprintf(
+      line, sizeof line, "%s  %s", state.settings().source.uri.c_str(),
+      sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
   dl->AddText({r.x + 10, r.y + 8}, text_col, line);
   std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? res->count : 0,
-                state.backend_name() == "cuda" ? "CUDA" : "CPU", state.in_place() ? " (interop)" : "",
-                double(ImGui::GetIO().Framerate));
+                state.backend_name() == "cuda" ? "CUDA" : "CPU",
+                state.in_place() ? " (interop)" : "", double(ImGui::GetIO().Framerate));
   dl->AddText({r.x + 10, r.y + 26}, text_col, line);
   if (range_m > 0) {
     char rb[32];
@@ -167,8 +175,8 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
   }
   if (mouse_valid) {
     const render::WorldPoint w = view.screen_to_world(mouse_x, mouse_y);
-    std::snprintf(line, sizeof line, "CURSOR  RNG %.3f NM (%.0f m)   BRG %05.1f", render::range_of(w) / kNm,
-                  render::range_of(w), render::bearing_of(w));
+    std::snprintf(line, sizeof line, "CURSOR  RNG %.3f NM (%.0f m)   BRG %05.1f",
+                  render::range_of(w) / kNm, render::range_of(w), render::bearing_of(w));
     dl->AddText({r.x + 10, r.y + r.h - 24}, text_col, line);
   }
   dl->PopClipRect();
@@ -183,7 +191,8 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
     ImGui::Text("Area     %lld px (%.0f m2)", static_cast<long long>(c.area),
                 double(c.area) * g.metres_per_pixel * g.metres_per_pixel);
     ImGui::Text("Size     %d x %d px (%.0f x %.0f m)", c.xmax - c.xmin + 1, c.ymax - c.ymin + 1,
-                (c.xmax - c.xmin + 1) * g.metres_per_pixel, (c.ymax - c.ymin + 1) * g.metres_per_pixel);
+                (c.xmax - c.xmin + 1) * g.metres_per_pixel,
+                (c.ymax - c.ymin + 1) * g.metres_per_pixel);
     ImGui::Text("Peak     %d", int(c.peak));
     ImGui::EndTooltip();
   }

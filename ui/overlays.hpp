@@ -13,7 +13,8 @@ double ring_spacing_m(double range_m, double requested);
 
 // `mouse_valid`: the cursor is over the PPI and ImGui does not want it. `fallback_range_m`: the
 // scope drawn before any data has come.
-void draw_ppi_overlays(const AppState& state, const ViewSettings& view_settings, const render::PpiView& view,
-                       double fallback_range_m, bool mouse_valid, float mouse_x, float mouse_y);
+void draw_ppi_overlays(const AppState& state, const ViewSettings& view_settings,
+                       const render::PpiView& view, double fallback_range_m, bool mouse_valid,
+                       float mouse_x, float mouse_y);
 
 }  // namespace sweepline::ui

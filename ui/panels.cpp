@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <vector>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ui/app_state.hpp"
 #include "ui/console.hpp"
@@ -42,6 +42,21 @@ void section(const char* title) {
   ImGui::Separator();
 }
 
+// How many values an enum has, found through its name round trip (so a value the pipeline adds
+// shows up in the combo without an edit here).
+template <class E, class ToString, class FromString>
+int enum_count(ToString to_string, FromString from_string) {
+  int n = 0;
+  for (; n < 32; ++n) {
+    try {
+      if (from_string(to_string(E(n))) != E(n)) break;
+    } catch (const std::exception&) {
+      break;
+    }
+  }
+  return n;
+}
+
 void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
@@ -49,9 +64,12 @@ void help_marker(const char* text) {
 }
 
 void format_bytes_per_s(char* buf, size_t n, double b) {
-  if (b > 1e6) std::snprintf(buf, n, "%.2f MB/s", b / 1e6);
-  else if (b > 1e3) std::snprintf(buf, n, "%.1f kB/s", b / 1e3);
-  else std::snprintf(buf, n, "%.0f B/s", b);
+  if (b > 1e6)
+    std::snprintf(buf, n, "%.2f MB/s", b / 1e6);
+  else if (b > 1e3)
+    std::snprintf(buf, n, "%.1f kB/s", b / 1e3);
+  else
+    std::snprintf(buf, n, "%.0f B/s", b);
 }
 
 void source_panel(AppState& st) {
@@ -59,7 +77,8 @@ void source_panel(AppState& st) {
   SourceSettings& so = s.source;
   if (ImGui::BeginTabBar("source_tabs")) {
     if (ImGui::BeginTabItem("Simulator")) {
-      static const char* scenarios[] = {"harbour", "vessels50", "vessels1869", "open-sea", "stress"};
+      static const char* scenarios[] = {"harbour", "vessels50", "vessels1869", "open-sea",
+                                        "stress"};
       if (ImGui::BeginCombo("Scenario", so.scenario.c_str())) {
         for (const char* sc : scenarios)
           if (ImGui::Selectable(sc, so.scenario == sc)) so.scenario = sc;
@@ -70,7 +89,8 @@ void source_panel(AppState& st) {
       if (ImGui::InputDouble("RPM", &rpm, 1, 10, "%.1f")) so.rpm = std::clamp(rpm, 1.0, 240.0);
       if (ImGui::Button("Run simulator")) {
         char uri[160];
-        std::snprintf(uri, sizeof uri, "sim://%s?seed=%d&rpm=%g", so.scenario.c_str(), so.seed, so.rpm);
+        std::snprintf(uri, sizeof uri, "sim://%s?seed=%d&rpm=%g", so.scenario.c_str(), so.seed,
+                      so.rpm);
         st.open_source(uri);
       }
       ImGui::EndTabItem();
@@ -97,12 +117,23 @@ void source_panel(AppState& st) {
         st.open_source(uri);
       }
       if (live && ImGui::Button("Stop")) st.close_source();
-      ImGui::SameLine();
-      ImGui::BeginDisabled();
-      ImGui::Button("Record to pcap");
-      ImGui::EndDisabled();
-      help_marker("Recording needs raw datagrams from the source interface (not offered yet);\n"
-                  "use `sweepline sim --udp` and tcpdump meanwhile.");
+      static char rec_path[256] = "sweepline-recording.pcap";
+      ImGui::InputText("Record file", rec_path, sizeof rec_path);
+      if (!st.recording()) {
+        ImGui::BeginDisabled(!st.source_view().open);
+        if (ImGui::Button("Record to pcap")) st.start_recording(rec_path);
+        ImGui::EndDisabled();
+      } else {
+        if (ImGui::Button("Stop recording")) st.stop_recording();
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC %llu",
+                           static_cast<unsigned long long>(st.recorded_datagrams()));
+      }
+      help_marker(
+          "Each received record is written as one UDP datagram to the group and port above,\n"
+          "its video octets as received (re-encoded headers).");
+      if (!st.recording_error().empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", st.recording_error().c_str());
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
@@ -130,23 +161,31 @@ void source_panel(AppState& st) {
     if (ImGui::Checkbox("Loop", &loop)) st.set_loop(loop);
     static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 0};
     char cur[16];
-    if (v.speed == 0) std::snprintf(cur, sizeof cur, "unpaced");
-    else std::snprintf(cur, sizeof cur, "x%g", v.speed);
+    if (v.speed == 0)
+      std::snprintf(cur, sizeof cur, "unpaced");
+    else
+      std::snprintf(cur, sizeof cur, "x%g", v.speed);
     if (ImGui::BeginCombo("Speed", cur)) {
       for (double sp : speeds) {
         char name[16];
-        if (sp == 0) std::snprintf(name, sizeof name, "unpaced");
-        else std::snprintf(name, sizeof name, "x%g", sp);
+        if (sp == 0)
+          std::snprintf(name, sizeof name, "unpaced");
+        else
+          std::snprintf(name, sizeof name, "x%g", sp);
         if (ImGui::Selectable(name, sp == v.speed)) st.set_speed(sp);
       }
       ImGui::EndCombo();
     }
     if (v.rotation_count > 0) {
-      int target = int(std::min<uint64_t>(v.rotations, v.rotation_count - 1));
-      if (ImGui::SliderInt("Seek", &target, 0, int(v.rotation_count - 1), "rotation %d") &&
-          ImGui::IsItemDeactivatedAfterEdit())
-        st.seek_rotation(uint64_t(target));
-      if (ImGui::IsItemDeactivatedAfterEdit()) st.seek_rotation(uint64_t(target));
+      // Seek once, when the slider is let go, not on every drag step.
+      static int seek_target = -1;
+      int shown = seek_target >= 0 ? seek_target : int(v.shown_rotation);
+      if (ImGui::SliderInt("Seek", &shown, 0, int(v.rotation_count - 1), "rotation %d"))
+        seek_target = shown;
+      if (ImGui::IsItemDeactivatedAfterEdit() && seek_target >= 0) {
+        st.seek_rotation(uint64_t(seek_target));
+        seek_target = -1;
+      }
     }
   } else {
     if (ImGui::Button(v.paused ? "Resume display" : "Freeze display")) st.set_paused(!v.paused);
@@ -190,7 +229,8 @@ void processing_panel(AppState& st) {
   }
   static const int sizes[] = {0, 512, 1024, 1536, 2048, 4096};
   char cur[32];
-  std::snprintf(cur, sizeof cur, pr.size ? "%d" : "auto (%d)", pr.size ? pr.size : st.display_size());
+  std::snprintf(cur, sizeof cur, pr.size ? "%d" : "auto (%d)",
+                pr.size ? pr.size : st.display_size());
   if (ImGui::BeginCombo("Display size", cur)) {
     for (int sz : sizes) {
       char name[32];
@@ -200,7 +240,8 @@ void processing_panel(AppState& st) {
     ImGui::EndCombo();
   }
   float range_nm = float(p.display_range_m / kNm);
-  if (ImGui::SliderFloat("Display range", &range_nm, 0.0f, 48.0f, range_nm > 0 ? "%.2f NM" : "frame range"))
+  if (ImGui::SliderFloat("Display range", &range_nm, 0.0f, 48.0f,
+                         range_nm > 0 ? "%.2f NM" : "frame range"))
     p.display_range_m = double(range_nm) * kNm;
   enum_combo("Scan conversion", p.scan, 3, [](gpu::ScanMode m) { return gpu::to_string(m); });
 
@@ -209,7 +250,11 @@ void processing_panel(AppState& st) {
   switch (p.denoise) {
     case gpu::DenoiseMode::Gaussian:
       ImGui::SliderFloat("Sigma", &p.gaussian_sigma, 0.5f, 5.0f, "%.2f px");
-      enum_combo("CUDA kernel", p.gaussian_impl, 2, [](gpu::GaussianImpl g) { return gpu::to_string(g); });
+      enum_combo(
+          "CUDA kernel", p.gaussian_impl,
+          enum_count<gpu::GaussianImpl>([](gpu::GaussianImpl g) { return gpu::to_string(g); },
+                                        gpu::gaussian_impl_from_string),
+          [](gpu::GaussianImpl g) { return gpu::to_string(g); });
       break;
     case gpu::DenoiseMode::Bilateral:
       ImGui::SliderFloat("Sigma space", &p.bilateral_sigma_s, 0.5f, 5.0f, "%.2f px");
@@ -227,10 +272,12 @@ void processing_panel(AppState& st) {
       ImGui::SliderInt("Guard cells", &p.cfar_guard, 0, 16);
       ImGui::SliderInt("Training cells", &p.cfar_train, 1, 64);
       float lg = float(std::log10(std::max(p.cfar_pfa, 1e-12)));
-      if (ImGui::SliderFloat("log10 Pfa", &lg, -9.0f, -1.0f, "%.1f")) p.cfar_pfa = std::pow(10.0, double(lg));
+      if (ImGui::SliderFloat("log10 Pfa", &lg, -9.0f, -1.0f, "%.1f"))
+        p.cfar_pfa = std::pow(10.0, double(lg));
       break;
     }
-    case gpu::DenoiseMode::None: break;
+    case gpu::DenoiseMode::None:
+      break;
   }
   if (p.denoise != gpu::DenoiseMode::Cfar) {
     int th = p.threshold;
@@ -245,10 +292,14 @@ void processing_panel(AppState& st) {
   if (ImGui::Combo("Connectivity", &conn, conns, 2)) p.label.connectivity = conn == 0 ? 4 : 8;
   enum_combo("Algorithm", p.label.algorithm, 3, [](ccl::Algorithm a) { return ccl::to_string(a); });
   if (p.label.algorithm == ccl::Algorithm::Kang)
-    enum_combo("Box method", p.label.box_method, 3, [](ccl::BoxMethod m) { return ccl::to_string(m); });
-  int mn = int(std::min<int64_t>(p.label.min_area, 1000000)), mx = int(std::min<int64_t>(p.label.max_area, 1000000));
-  if (ImGui::SliderInt("Min area", &mn, 0, 500, "%d px", ImGuiSliderFlags_Logarithmic)) p.label.min_area = mn;
-  if (ImGui::SliderInt("Max area", &mx, 0, 1000000, mx ? "%d px" : "no limit", ImGuiSliderFlags_Logarithmic))
+    enum_combo("Box method", p.label.box_method, 3,
+               [](ccl::BoxMethod m) { return ccl::to_string(m); });
+  int mn = int(std::min<int64_t>(p.label.min_area, 1000000)),
+      mx = int(std::min<int64_t>(p.label.max_area, 1000000));
+  if (ImGui::SliderInt("Min area", &mn, 0, 500, "%d px", ImGuiSliderFlags_Logarithmic))
+    p.label.min_area = mn;
+  if (ImGui::SliderInt("Max area", &mx, 0, 1000000, mx ? "%d px" : "no limit",
+                       ImGuiSliderFlags_Logarithmic))
     p.label.max_area = mx;
   ImGui::Checkbox("Fill holes", &p.label.fill_holes);
   if (p.label.fill_holes) {
@@ -272,12 +323,14 @@ void display_panel(AppState& st, Console& console) {
   ImGui::TextUnformatted("Brightness");
   for (int i = 0; i < 3; ++i) {
     ImGui::SameLine();
-    if (ImGui::RadioButton(render::to_string(render::Brightness(i)), &b, i)) s.brightness = render::Brightness(b);
+    if (ImGui::RadioButton(render::to_string(render::Brightness(i)), &b, i))
+      s.brightness = render::Brightness(b);
   }
   ImGui::SliderFloat("Gain", &s.gain, 0.25f, 4.0f, "x%.2f", ImGuiSliderFlags_Logarithmic);
   enum_combo("Afterglow", s.afterglow, 3, [](render::Afterglow a) { return render::to_string(a); });
   if (s.afterglow == render::Afterglow::RealTime)
-    ImGui::SliderFloat("Fade rate", &s.glow_rate_per_s, 0.05f, 10.0f, "%.2f /s", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("Fade rate", &s.glow_rate_per_s, 0.05f, 10.0f, "%.2f /s",
+                       ImGuiSliderFlags_Logarithmic);
   if (s.afterglow == render::Afterglow::PerSweep)
     ImGui::SliderFloat("Fade floor", &s.sweep_fade_floor, 0.0f, 1.0f, "%.2f");
 
@@ -302,7 +355,8 @@ void display_panel(AppState& st, Console& console) {
     for (double sp : spacings_nm) {
       char name[24];
       std::snprintf(name, sizeof name, sp > 0 ? "%.2f NM" : "auto", sp);
-      if (ImGui::Selectable(name, std::abs(v.ring_spacing_m - sp * kNm) < 1)) v.ring_spacing_m = sp * kNm;
+      if (ImGui::Selectable(name, std::abs(v.ring_spacing_m - sp * kNm) < 1))
+        v.ring_spacing_m = sp * kNm;
     }
     ImGui::EndCombo();
   }
@@ -325,7 +379,8 @@ void timing_panel(AppState& st) {
   const gpu::FrameResult* r = st.result();
   ImGui::Text("Targets: %d", r ? r->count : 0);
   ImGui::SameLine(150);
-  ImGui::Text("%.1f FPS (%.1f ms)", double(ImGui::GetIO().Framerate), 1000.0 / double(std::max(ImGui::GetIO().Framerate, 1e-3f)));
+  ImGui::Text("%.1f FPS (%.1f ms)", double(ImGui::GetIO().Framerate),
+              1000.0 / double(std::max(ImGui::GetIO().Framerate, 1e-3f)));
   ImGui::Text("Frames processed: %llu", static_cast<unsigned long long>(st.frames_processed()));
   const auto& hist = st.stage_history();
   for (const auto& name : st.stage_order()) {
@@ -339,11 +394,14 @@ void timing_panel(AppState& st) {
   {
     std::vector<float> v(st.frame_ms_history().values.begin(), st.frame_ms_history().values.end());
     char overlay[48];
-    std::snprintf(overlay, sizeof overlay, "frame total %.3f ms", double(st.frame_ms_history().last()));
-    ImGui::PlotLines("##frame_total", v.data(), int(v.size()), 0, overlay, 0.0f, FLT_MAX, ImVec2(ImGui::GetContentRegionAvail().x, 34));
+    std::snprintf(overlay, sizeof overlay, "frame total %.3f ms",
+                  double(st.frame_ms_history().last()));
+    ImGui::PlotLines("##frame_total", v.data(), int(v.size()), 0, overlay, 0.0f, FLT_MAX,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 34));
   }
   if (r && !r->components.empty() && ImGui::CollapsingHeader("Target list")) {
-    if (ImGui::BeginTable("targets", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0, 160))) {
+    if (ImGui::BeginTable("targets", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, 160))) {
       ImGui::TableSetupColumn("Id");
       ImGui::TableSetupColumn("Range NM");
       ImGui::TableSetupColumn("Bearing");

@@ -65,7 +65,8 @@ void PipelineWorker::loop() {
     } catch (const std::exception& e) {
       out.error = e.what();
     }
-    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    out.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     lock.lock();
     done_ = std::move(out);
     running_ = false;

@@ -19,7 +19,7 @@ class PipelineWorker {
     gpu::FrameResult result;
     gpu::PipelineParams params;
     Image8 scan, denoised, binary;
-    ImageI32 labels;  // empty when labelling is off
+    ImageI32 labels;    // empty when labelling is off
     std::string error;  // the pipeline threw: nothing else is valid
     double ms = 0;      // wall time of process() and the image copies
   };

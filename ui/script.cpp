@@ -16,17 +16,17 @@ namespace {
 
 const std::map<std::string, int>& arity() {
   static const std::map<std::string, int> a = {
-      {"wait", 1},       {"frames", 1},     {"key", 1},      {"screenshot", 1}, {"zoom", 1},
-      {"pan", 2},        {"reset", 0},      {"layer", 1},    {"show", 1},       {"hide", 1},
-      {"palette", 1},    {"brightness", 1}, {"afterglow", 1}, {"threshold", 1}, {"backend", 1},
-      {"source", 1},     {"panels", 1},     {"quit", 0}};
+      {"wait", 1},    {"frames", 1},     {"key", 1},       {"screenshot", 1}, {"zoom", 1},
+      {"pan", 2},     {"reset", 0},      {"layer", 1},     {"show", 1},       {"hide", 1},
+      {"palette", 1}, {"brightness", 1}, {"afterglow", 1}, {"threshold", 1},  {"backend", 1},
+      {"source", 1},  {"panels", 1},     {"record", 1},    {"quit", 0}};
   return a;
 }
 
 Key key_from_name(const std::string& n, int line) {
   static const std::map<std::string, Key> keys = {
-      {"space", Key::Space}, {"left", Key::Left},   {"right", Key::Right},      {"up", Key::Up},
-      {"down", Key::Down},   {"plus", Key::Plus},   {"minus", Key::Minus},      {"s", Key::Screenshot},
+      {"space", Key::Space},  {"left", Key::Left},    {"right", Key::Right}, {"up", Key::Up},
+      {"down", Key::Down},    {"plus", Key::Plus},    {"minus", Key::Minus}, {"s", Key::Screenshot},
       {"f", Key::Fullscreen}, {"h", Key::HidePanels}, {"r", Key::Reset}};
   auto it = keys.find(n);
   SWL_CHECK(it != keys.end(), "script line " + std::to_string(line) + ": unknown key '" + n + "'");
@@ -58,11 +58,14 @@ std::vector<ScriptCommand> parse_script(const std::string& text) {
     if (!(words >> c.verb)) continue;
     for (std::string w; words >> w;) c.args.push_back(w);
     auto it = arity().find(c.verb);
-    SWL_CHECK(it != arity().end(), "script line " + std::to_string(n) + ": unknown command '" + c.verb + "'");
-    SWL_CHECK(int(c.args.size()) == it->second, "script line " + std::to_string(n) + ": '" + c.verb +
-                                                    "' takes " + std::to_string(it->second) + " argument(s)");
+    SWL_CHECK(it != arity().end(),
+              "script line " + std::to_string(n) + ": unknown command '" + c.verb + "'");
+    SWL_CHECK(int(c.args.size()) == it->second, "script line " + std::to_string(n) + ": '" +
+                                                    c.verb + "' takes " +
+                                                    std::to_string(it->second) + " argument(s)");
     if (c.verb == "key") key_from_name(c.args[0], n);
-    if (c.verb == "wait" || c.verb == "frames" || c.verb == "zoom" || c.verb == "threshold") number(c.args[0], n);
+    if (c.verb == "wait" || c.verb == "frames" || c.verb == "zoom" || c.verb == "threshold")
+      number(c.args[0], n);
     out.push_back(std::move(c));
   }
   return out;
@@ -85,7 +88,8 @@ bool ScriptRunner::step(Console& console, double now_s) {
   AppState& st = console.state();
   while (next_ < commands_.size()) {
     const ScriptCommand& c = commands_[next_++];
-    spdlog::info("script:{}: {}{}{}", c.line, c.verb, c.args.empty() ? "" : " ", c.args.empty() ? "" : c.args[0]);
+    spdlog::info("script:{}: {}{}{}", c.line, c.verb, c.args.empty() ? "" : " ",
+                 c.args.empty() ? "" : c.args[0]);
     const std::string a = c.args.empty() ? "" : c.args[0];
     if (c.verb == "wait") {
       wait_until_s_ = now_s + number(a, c.line);
@@ -108,7 +112,8 @@ bool ScriptRunner::step(Console& console, double now_s) {
     } else if (c.verb == "layer") {
       console.solo_layer(render::layer_from_string(a));
     } else if (c.verb == "show" || c.verb == "hide") {
-      st.settings().view.style.layers[size_t(render::layer_from_string(a))].visible = c.verb == "show";
+      st.settings().view.style.layers[size_t(render::layer_from_string(a))].visible =
+          c.verb == "show";
     } else if (c.verb == "palette") {
       st.settings().view.style.palette = render::palette_from_string(a);
     } else if (c.verb == "brightness") {
@@ -116,13 +121,19 @@ bool ScriptRunner::step(Console& console, double now_s) {
     } else if (c.verb == "afterglow") {
       st.settings().view.style.afterglow = render::afterglow_from_string(a);
     } else if (c.verb == "threshold") {
-      st.settings().processing.params.threshold = uint8_t(std::clamp(number(a, c.line), 0.0, 255.0));
+      st.settings().processing.params.threshold =
+          uint8_t(std::clamp(number(a, c.line), 0.0, 255.0));
     } else if (c.verb == "backend") {
       st.set_backend(a);
     } else if (c.verb == "source") {
       st.open_source(a);
     } else if (c.verb == "panels") {
       st.settings().view.show_panels = a == "on";
+    } else if (c.verb == "record") {
+      if (a == "off")
+        st.stop_recording();
+      else
+        st.start_recording(a);
     } else if (c.verb == "quit") {
       next_ = commands_.size();
       return false;

@@ -5,7 +5,7 @@
 //   screenshot PATH | zoom FACTOR (relative to the fit) | pan DX DY (pixels) | reset
 //   layer NAME (only that layer: scan denoised binary labels) | show LAYER | hide LAYER
 //   palette NAME | brightness NAME | afterglow NAME | threshold N | backend NAME
-//   source URI | panels on|off | quit
+//   source URI | panels on|off | record PATH|off | quit
 // The window closes after the last command.
 #include <string>
 #include <vector>

@@ -44,9 +44,12 @@ json style_json(const render::PpiStyle& s) {
 
 void style_from(const json& j, render::PpiStyle& s) {
   std::string t;
-  if (j.contains("palette")) s.palette = render::palette_from_string(j["palette"].get<std::string>());
-  if (j.contains("brightness")) s.brightness = render::brightness_from_string(j["brightness"].get<std::string>());
-  if (j.contains("afterglow")) s.afterglow = render::afterglow_from_string(j["afterglow"].get<std::string>());
+  if (j.contains("palette"))
+    s.palette = render::palette_from_string(j["palette"].get<std::string>());
+  if (j.contains("brightness"))
+    s.brightness = render::brightness_from_string(j["brightness"].get<std::string>());
+  if (j.contains("afterglow"))
+    s.afterglow = render::afterglow_from_string(j["afterglow"].get<std::string>());
   get(j, "glow_rate_per_s", s.glow_rate_per_s);
   get(j, "sweep_fade_floor", s.sweep_fade_floor);
   get(j, "gain", s.gain);
@@ -99,7 +102,8 @@ void params_from(const json& j, gpu::PipelineParams& p) {
   get(j, "origin_east_m", p.origin_east_m);
   get(j, "origin_north_m", p.origin_north_m);
   if (j.contains("scan")) p.scan = gpu::scan_mode_from_string(j["scan"].get<std::string>());
-  if (j.contains("denoise")) p.denoise = gpu::denoise_mode_from_string(j["denoise"].get<std::string>());
+  if (j.contains("denoise"))
+    p.denoise = gpu::denoise_mode_from_string(j["denoise"].get<std::string>());
   get(j, "gaussian_sigma", p.gaussian_sigma);
   if (j.contains("gaussian_impl"))
     p.gaussian_impl = gpu::gaussian_impl_from_string(j["gaussian_impl"].get<std::string>());
@@ -120,7 +124,8 @@ void params_from(const json& j, gpu::PipelineParams& p) {
   if (j.contains("threshold")) p.threshold = uint8_t(std::clamp(j["threshold"].get<int>(), 0, 255));
   get(j, "label_enabled", p.label_enabled);
   get(j, "connectivity", p.label.connectivity);
-  if (j.contains("algorithm")) p.label.algorithm = ccl::algorithm_from_string(j["algorithm"].get<std::string>());
+  if (j.contains("algorithm"))
+    p.label.algorithm = ccl::algorithm_from_string(j["algorithm"].get<std::string>());
   if (j.contains("box_method"))
     p.label.box_method = ccl::box_method_from_string(j["box_method"].get<std::string>());
   get(j, "min_area", p.label.min_area);
@@ -165,7 +170,9 @@ json settings_json(const Settings& s) {
 
 }  // namespace
 
-std::string to_json_text(const Settings& s) { return settings_json(s).dump(2); }
+std::string to_json_text(const Settings& s) {
+  return settings_json(s).dump(2);
+}
 
 bool load_settings(const std::string& path, Settings& out, std::string* error) {
   Settings s;
@@ -236,8 +243,10 @@ void save_settings(const std::string& path, const Settings& s) {
 }
 
 std::string default_settings_path() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/sweepline/settings.json";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/sweepline/settings.json";
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+    return std::string(x) + "/sweepline/settings.json";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::string(h) + "/.config/sweepline/settings.json";
   return "sweepline-settings.json";
 }
 

@@ -28,7 +28,7 @@ struct ViewSettings {
   bool show_rings = true;
   bool show_bearing_scale = true;
   bool show_sweep_line = true;
-  double heading_deg = 0;     // heading marker (and the look-ahead direction when off-centre)
+  double heading_deg = 0;  // heading marker (and the look-ahead direction when off-centre)
   bool off_centre = false;
   bool show_boxes = true;
   bool show_box_labels = false;  // id and area beside each box

@@ -4,14 +4,14 @@
 namespace sweepline::ui {
 
 struct ViewOptions {
-  std::string source;        // empty: the one in the settings (default sim://harbour)
-  int frames = 0;            // window: stop after N frames (0 = until closed); headless: N rotations
-  std::string screenshot;    // window: PNG of the last frame
+  std::string source;      // empty: the one in the settings (default sim://harbour)
+  int frames = 0;          // window: stop after N frames (0 = until closed); headless: N rotations
+  std::string screenshot;  // window: PNG of the last frame
   int width = 1600;
   int height = 1000;
-  std::string config;        // settings file; empty: default_settings_path()
-  bool no_save = false;      // do not write the settings back on exit
-  std::string script;        // window: scripted commands
+  std::string config;    // settings file; empty: default_settings_path()
+  bool no_save = false;  // do not write the settings back on exit
+  std::string script;    // window: scripted commands
   bool headless = false;
   std::string snapshot;      // headless: PNG of the composed display after the last frame
   std::string report;        // headless: JSON report

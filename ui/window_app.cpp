@@ -2,6 +2,7 @@
 #include <GL/glew.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -54,6 +55,17 @@ int run_window(const ViewOptions& opt) {
   std::error_code ec;
   if (!config_dir.empty()) std::filesystem::create_directories(config_dir, ec);
   const std::string ini = (config_dir / "imgui.ini").string();
+  // The console's own rotating log beside the settings, unless --log-file already gave one.
+  if (auto logger = spdlog::default_logger(); logger && logger->sinks().size() < 2) {
+    try {
+      const std::string log_path = (config_dir / "sweepline.log").string();
+      logger->sinks().push_back(
+          std::make_shared<spdlog::sinks::rotating_file_sink_mt>(log_path, 5 << 20, 3));
+      spdlog::info("logging to {}", log_path);
+    } catch (const std::exception& e) {
+      spdlog::warn("no log file: {}", e.what());
+    }
+  }
   ImGuiLayer imgui(window.get(), window.glsl_version(), ini.c_str());
   apply_console_style();
   load_console_font();
@@ -93,7 +105,8 @@ int run_window(const ViewOptions& opt) {
       }
     }
     glfwSwapBuffers(window.get());
-    if (console.take_fullscreen_request()) toggle_fullscreen(window.get(), saved[0], saved[1], saved[2], saved[3]);
+    if (console.take_fullscreen_request())
+      toggle_fullscreen(window.get(), saved[0], saved[1], saved[2], saved[3]);
     if (last_frame) break;
   }
   if (!opt.no_save) {

@@ -107,8 +107,9 @@ Command add_label_command(CLI::App& parent) {
   c.app->add_option("--backend", o->backend, "cpu or cuda")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
-  c.app->add_option("--box-method", o->box_method,
-                    "kang's bounding boxes: atomic, alg6 (lock per box), alg7 (lock per coordinate)")
+  c.app
+      ->add_option("--box-method", o->box_method,
+                   "kang's bounding boxes: atomic, alg6 (lock per box), alg7 (lock per coordinate)")
       ->check(CLI::IsMember({"atomic", "alg6", "alg7"}))
       ->capture_default_str();
   c.app->add_option("--threshold", o->threshold, "A pixel is on when its value > T (0..255)")
@@ -118,8 +119,9 @@ Command add_label_command(CLI::App& parent) {
       ->check(CLI::NonNegativeNumber);
   c.app->add_option("--max-area", o->max_area, "Drop components larger than this (0: no limit)")
       ->check(CLI::NonNegativeNumber);
-  c.app->add_option("--fill-holes", o->fill_holes,
-                    "Fill enclosed background below this area first (0: every hole)")
+  c.app
+      ->add_option("--fill-holes", o->fill_holes,
+                   "Fill enclosed background below this area first (0: every hole)")
       ->check(CLI::NonNegativeNumber);
   c.app->add_flag("--json", o->json, "Print JSON");
   c.run = [o] { return run_label(*o); };

@@ -131,7 +131,8 @@ Image8 stars_image(int w, int h, uint64_t seed) {
 }
 
 // N vessel-like filled ellipses (length up to 40 pixels, beam 4..8, random heading),
-// one per randomly chosen cell of a grid, so they never touch: exactly N components.
+// one per randomly chosen cell of a grid, so they never touch: exactly N 8-connected
+// components (4-connectivity can split a thin one).
 Image8 vessels_image(int n, int w, int h, uint64_t seed) {
   Image8 img(w, h, 0);
   std::mt19937_64 rng(seed);

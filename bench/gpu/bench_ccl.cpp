@@ -31,13 +31,13 @@ using nlohmann::ordered_json;
 
 namespace {
 
-#define BENCH_CHECK(call)                                                        \
-  do {                                                                           \
-    cudaError_t e_ = (call);                                                     \
-    if (e_ != cudaSuccess) {                                                     \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));           \
-      std::exit(1);                                                              \
-    }                                                                            \
+#define BENCH_CHECK(call)                                              \
+  do {                                                                 \
+    cudaError_t e_ = (call);                                           \
+    if (e_ != cudaSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                    \
+    }                                                                  \
   } while (0)
 
 struct Options {
@@ -153,14 +153,20 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--json") o.json_path = next();
-    else if (a == "--save-images") o.save_dir = next();
-    else if (a == "--budget-ms") o.budget_ms = std::stod(next());
-    else if (a == "--max-reps") o.max_reps = std::stoi(next());
-    else if (a == "--quick") o.quick = true;
+    if (a == "--json")
+      o.json_path = next();
+    else if (a == "--save-images")
+      o.save_dir = next();
+    else if (a == "--budget-ms")
+      o.budget_ms = std::stod(next());
+    else if (a == "--max-reps")
+      o.max_reps = std::stoi(next());
+    else if (a == "--quick")
+      o.quick = true;
     else {
-      std::fprintf(stderr, "usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] "
-                           "[--max-reps N] [--quick]\n");
+      std::fprintf(stderr,
+                   "usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] "
+                   "[--max-reps N] [--quick]\n");
       return 2;
     }
   }
@@ -270,13 +276,14 @@ int main(int argc, char** argv) {
         p.algorithm = alg;
         p.box_method = box;
         Measure m = bench.run(p, o);
-        ordered_json j = {{"vessels", n}, {"algorithm", ccl::to_string(alg)},
+        ordered_json j = {{"vessels", n},
+                          {"algorithm", ccl::to_string(alg)},
                           {"box_method", ccl::to_string(box)}};
         j.update(to_json(m));
         radar.push_back(j);
         if (m.count != n) all_agree = false;
-        std::printf("vessels %4d %-10s %-7s %10.3f ms  (%d components)\n", n,
-                    ccl::to_string(alg), ccl::to_string(box), m.median_ms, m.count);
+        std::printf("vessels %4d %-10s %-7s %10.3f ms  (%d components)\n", n, ccl::to_string(alg),
+                    ccl::to_string(box), m.median_ms, m.count);
         std::fflush(stdout);
       }
   }
@@ -286,7 +293,8 @@ int main(int argc, char** argv) {
   // graph's time by the launch gaps).
   ordered_json prof = ordered_json::array();
   bench.profile(true);
-  for (const char* spec : {"random:0.10", "random:0.50", "random:0.90", "spirals", "vessels:1869"}) {
+  for (const char* spec :
+       {"random:0.10", "random:0.50", "random:0.90", "spirals", "vessels:1869"}) {
     Image8 img = sim::make_test_image(spec, 4096, 4096, 5);
     bench.upload(img);
     for (int conn : {8, 4}) {

@@ -28,8 +28,7 @@ void validate(const Image8& binary, const LabelParams& params, const Image8* int
 }
 
 std::vector<Component> components_from_labels(const ImageI32& labels, int32_t count,
-                                              const LabelParams& params,
-                                              const Image8* intensity) {
+                                              const LabelParams& params, const Image8* intensity) {
   std::vector<Accumulator> acc(size_t(count) + 1);
   const uint8_t* in = intensity ? intensity->pixels.data() : nullptr;
   for (int y = 0; y < labels.height; ++y)

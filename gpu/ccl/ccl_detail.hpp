@@ -63,14 +63,15 @@ inline bool fill_hole(int64_t area, bool touches_border, const LabelParams& p) {
 
 // Background components are labelled with the dual connectivity (8-connected objects have
 // 4-connected holes and vice versa), so a hole is exactly what the foreground encloses.
-inline int background_connectivity(int connectivity) { return connectivity == 8 ? 4 : 8; }
+inline int background_connectivity(int connectivity) {
+  return connectivity == 8 ? 4 : 8;
+}
 
 void validate(const Image8& binary, const LabelParams& params, const Image8* intensity);
 
 // Statistics of a finished label image (labels 1..count); used where a device run has more
 // components than its statistics buffer holds, and by `fetch` checks.
 std::vector<Component> components_from_labels(const ImageI32& labels, int32_t count,
-                                              const LabelParams& params,
-                                              const Image8* intensity);
+                                              const LabelParams& params, const Image8* intensity);
 
 }  // namespace sweepline::ccl::detail

@@ -107,8 +107,8 @@ RunLabels label_runs(const uint8_t* mask, int w, int h, uint8_t value, int conne
   for (int t = 1; t < threads; ++t) {
     int y = strips[t].r0;
     if (y == 0 || y >= h) continue;
-    join_rows(out.runs.data(), parent.data(), out.run_rows[y - 1], out.run_rows[y],
-              out.run_rows[y], out.run_rows[y + 1], slack);
+    join_rows(out.runs.data(), parent.data(), out.run_rows[y - 1], out.run_rows[y], out.run_rows[y],
+              out.run_rows[y + 1], slack);
   }
   // Pass 3: number the roots in raster order; parent[i] < i for every non-root.
   out.comp.resize(out.runs.size());

@@ -133,8 +133,8 @@ struct CclState {
   }
 
   size_t scratch_bytes() const {
-    return uf.bytes() + count.bytes() + on_bits.bytes() + root_bits.bytes() +
-           block_counts.bytes() + newid.bytes() + keep_bits.bytes() + blob.bytes();
+    return uf.bytes() + count.bytes() + on_bits.bytes() + root_bits.bytes() + block_counts.bytes() +
+           newid.bytes() + keep_bits.bytes() + blob.bytes();
   }
 
   void enqueue_fast_finish(const uint8_t* img, uint8_t thr, const ccl::LabelParams& p,
@@ -156,9 +156,15 @@ CclLabeller::~CclLabeller() = default;
 CclLabeller::CclLabeller(CclLabeller&&) noexcept = default;
 CclLabeller& CclLabeller::operator=(CclLabeller&&) noexcept = default;
 
-const int32_t* CclLabeller::d_labels() const { return s_->labels.p; }
-size_t CclLabeller::scratch_bytes() const { return s_->scratch_bytes(); }
-int64_t CclLabeller::statistics_capacity() const { return s_->ws.capacity; }
+const int32_t* CclLabeller::d_labels() const {
+  return s_->labels.p;
+}
+size_t CclLabeller::scratch_bytes() const {
+  return s_->scratch_bytes();
+}
+int64_t CclLabeller::statistics_capacity() const {
+  return s_->ws.capacity;
+}
 void CclLabeller::set_profile_stages(bool on) {
   s_->profile = on;
   s_->drop_graph();
@@ -169,10 +175,9 @@ void CclLabeller::set_statistics_capacity_limit(int64_t limit) {
   s_->drop_graph();
 }
 
-void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int width,
-                        int height, const ccl::LabelParams& params, cudaStream_t stream) {
-  SWL_CHECK(params.connectivity == 4 || params.connectivity == 8,
-            "connectivity must be 4 or 8");
+void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int width, int height,
+                        const ccl::LabelParams& params, cudaStream_t stream) {
+  SWL_CHECK(params.connectivity == 4 || params.connectivity == 8, "connectivity must be 4 or 8");
   SWL_CHECK(width > 0 && height > 0 && int64_t(width) * height < (int64_t(1) << 31) - 1,
             "CUDA labelling: bad image size");
   SWL_CHECK(d_image != nullptr, "CUDA labelling: no image");
@@ -202,8 +207,9 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
       CCL_CUDA_CHECK(cudaStreamIsCapturing(stream, &st));
       bool use_graph = stream != nullptr && st == cudaStreamCaptureStatusNone && !s.profile;
       if (use_graph) {
-        CclState::Key k{img, d_intensity, thr, params.connectivity, params.min_area,
-                        params.max_area, width, height, stream};
+        CclState::Key k{
+            img,   d_intensity, thr,   params.connectivity, params.min_area, params.max_area,
+            width, height,      stream};
         if (!s.graph || !(k == s.key)) {
           s.drop_graph();
           cudaGraph_t g = nullptr;
@@ -237,9 +243,10 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
       ev.mark("numbering", stream);
       finalize(ws, d_intensity, false, false, stream);
       ev.mark("labels_stats", stream);
-      kang_boxes(ws, int(params.box_method == ccl::BoxMethod::Atomic       ? 0
-                                : params.box_method == ccl::BoxMethod::LockPerBox ? 1
-                                                                                  : 2),
+      kang_boxes(ws,
+                 int(params.box_method == ccl::BoxMethod::Atomic       ? 0
+                     : params.box_method == ccl::BoxMethod::LockPerBox ? 1
+                                                                       : 2),
                  stream);
       ev.mark(params.box_method == ccl::BoxMethod::Atomic       ? "boxes_atomic"
               : params.box_method == ccl::BoxMethod::LockPerBox ? "boxes_alg6"
@@ -298,8 +305,8 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
   bool have_labels = false;
   auto download_labels = [&] {
     r.labels = ImageI32(ws.w, ws.h);
-    CCL_CUDA_CHECK(cudaMemcpy(r.labels.pixels.data(), ws.labels, size_t(ws.n) * 4,
-                              cudaMemcpyDeviceToHost));
+    CCL_CUDA_CHECK(
+        cudaMemcpy(r.labels.pixels.data(), ws.labels, size_t(ws.n) * 4, cudaMemcpyDeviceToHost));
     have_labels = true;
   };
   if (n <= ws.capacity) {
@@ -343,8 +350,8 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
     Image8 intensity;
     if (has_int) {
       intensity = Image8(ws.w, ws.h);
-      CCL_CUDA_CHECK(cudaMemcpy(intensity.pixels.data(), s.d_intensity, size_t(ws.n),
-                                cudaMemcpyDeviceToHost));
+      CCL_CUDA_CHECK(
+          cudaMemcpy(intensity.pixels.data(), s.d_intensity, size_t(ws.n), cudaMemcpyDeviceToHost));
     }
     ccl::LabelParams all = p;
     all.min_area = all.max_area = 0;
@@ -361,8 +368,8 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
     r.count = kept;
     if (filter) {
       for (auto& l : r.labels.pixels) l = renum[size_t(l)];
-      CCL_CUDA_CHECK(cudaMemcpy(ws.labels, r.labels.pixels.data(), size_t(ws.n) * 4,
-                                cudaMemcpyHostToDevice));
+      CCL_CUDA_CHECK(
+          cudaMemcpy(ws.labels, r.labels.pixels.data(), size_t(ws.n) * 4, cudaMemcpyHostToDevice));
     }
   }
   if (with_label_image && !have_labels) download_labels();

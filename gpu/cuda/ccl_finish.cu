@@ -1,6 +1,8 @@
 // The finish every algorithm shares: root bits and per-block counts, a scan of the counts (no
 // host synchronisation), consecutive ids in raster order, the label image with statistics
 // reduced per warp before any global atomic, and the area filter.
+#include <algorithm>
+
 #include "gpu/cuda/ccl_device.cuh"
 
 namespace sweepline::gpu::cuda::ccl_detail {
@@ -100,20 +102,29 @@ __global__ void assign_kernel(const uint32_t* root_bits, const uint32_t* offsets
     word &= word - 1;
     ++id;
     uf[base + b] = -int32_t(id) - 1;  // a root now holds its id, encoded below -1
-    if (init_stats && int64_t(id) <= capacity) {
-      uint32_t k = id - 1;
-      st.xmin[k] = 0xffffffffu;
-      st.xmax[k] = 0;
-      // The root is the component's first pixel in raster order: its row is the top row.
-      st.ymin[k] = root_ymin ? y : 0xffffffffu;
-      st.ymax[k] = 0;
-      st.sum_w[k] = 0;
-      st.sum_wx[k] = 0;
-      st.sum_wy[k] = 0;
-      if (weighted) {
-        st.area[k] = 0;
-        st.peak[k] = 0;
-      }
+    // The root is the component's first pixel in raster order: its row is the top row. The
+    // other fields are set by stats_init_kernel with coalesced stores (per-root stores of nine
+    // arrays here were scattered across each warp).
+    if (init_stats && root_ymin && int64_t(id) <= capacity) st.ymin[id - 1] = y;
+  }
+}
+
+// Statistics identities for ids 1..min(count, capacity), grid-stride (the count is on the device).
+__global__ void stats_init_kernel(const int32_t* count, Stats st, int64_t capacity, bool root_ymin,
+                                  bool weighted) {
+  const int64_t n = min(int64_t(count[0]), capacity);
+  for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < n;
+       k += int64_t(gridDim.x) * blockDim.x) {
+    st.xmin[k] = 0xffffffffu;
+    st.xmax[k] = 0;
+    if (!root_ymin) st.ymin[k] = 0xffffffffu;
+    st.ymax[k] = 0;
+    st.sum_w[k] = 0;
+    st.sum_wx[k] = 0;
+    st.sum_wy[k] = 0;
+    if (weighted) {
+      st.area[k] = 0;
+      st.peak[k] = 0;
     }
   }
 }
@@ -286,7 +297,7 @@ __global__ void remap_kernel(const int32_t* count, int64_t capacity, const uint3
 
 void root_flags(const Workspace& ws, cudaStream_t stream) {
   root_flags_kernel<<<int(ws.blocks), kScanWords, 0, stream>>>(ws.uf, ws.w, ws.wpr, ws.words,
-                                                           ws.root_bits, ws.block_counts);
+                                                               ws.root_bits, ws.block_counts);
   CCL_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -302,10 +313,18 @@ void scan_block_counts(const uint32_t* counts_in, uint32_t* offsets, int64_t n, 
 void assign_ids(const Workspace& ws, bool init_stats, bool root_ymin, bool weighted,
                 cudaStream_t stream) {
   scan_block_counts(ws.block_counts, ws.block_counts, ws.blocks, ws.count, stream);
-  assign_kernel<<<int(ws.blocks), kScanWords, 0, stream>>>(ws.root_bits, ws.block_counts, ws.w,
-                                                           ws.wpr, ws.words, ws.uf, ws.stats,
-                                                           ws.capacity, init_stats, root_ymin,
-                                                           weighted);
+  if (init_stats) {
+    constexpr int kThreads = 256;
+    const int grid = int(std::min<int64_t>(blocks_for(ws.capacity, kThreads), 2048));
+    if (grid > 0) {
+      stats_init_kernel<<<grid, kThreads, 0, stream>>>(ws.count, ws.stats, ws.capacity, root_ymin,
+                                                       weighted);
+      CCL_CUDA_CHECK(cudaGetLastError());
+    }
+  }
+  assign_kernel<<<int(ws.blocks), kScanWords, 0, stream>>>(
+      ws.root_bits, ws.block_counts, ws.w, ws.wpr, ws.words, ws.uf, ws.stats, ws.capacity,
+      init_stats, root_ymin, weighted);
   CCL_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -10,19 +10,19 @@
 
 #include "app/common/check.hpp"
 
-#define CCL_CUDA_CHECK(call)                                                             \
-  do {                                                                                   \
-    cudaError_t ccl_err_ = (call);                                                       \
-    if (ccl_err_ != cudaSuccess)                                                         \
-      ::sweepline::throw_error(__FILE__, __LINE__,                                       \
+#define CCL_CUDA_CHECK(call)                                                              \
+  do {                                                                                    \
+    cudaError_t ccl_err_ = (call);                                                        \
+    if (ccl_err_ != cudaSuccess)                                                          \
+      ::sweepline::throw_error(__FILE__, __LINE__,                                        \
                                std::string(#call) + ": " + cudaGetErrorString(ccl_err_)); \
   } while (0)
 
-#define CCL_CUDA_CHECK_NOTHROW(call)                                                        \
-  do {                                                                                      \
-    cudaError_t ccl_err_ = (call);                                                          \
-    if (ccl_err_ != cudaSuccess)                                                            \
-      ::sweepline::log_error_nothrow(__FILE__, __LINE__,                                    \
+#define CCL_CUDA_CHECK_NOTHROW(call)                                                            \
+  do {                                                                                          \
+    cudaError_t ccl_err_ = (call);                                                              \
+    if (ccl_err_ != cudaSuccess)                                                                \
+      ::sweepline::log_error_nothrow(__FILE__, __LINE__,                                        \
                                      std::string(#call) + ": " + cudaGetErrorString(ccl_err_)); \
   } while (0)
 
@@ -51,24 +51,24 @@ constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
 
 struct Workspace {
   int w = 0, h = 0;
-  int64_t n = 0;         // pixels
-  int wpr = 0;           // 32-pixel words per row
-  int64_t words = 0;     // wpr * h
-  int64_t blocks = 0;    // numbering blocks: ceil(words / kScanWords)
-  int32_t* uf = nullptr;          // union-find forest: -1 off, else parent (roots: themselves)
-  int32_t* labels = nullptr;      // the output label image (also scratch before the end)
-  uint32_t* on_bits = nullptr;    // words of on pixels
-  uint32_t* root_bits = nullptr;  // words of root pixels
-  uint32_t* block_counts = nullptr;   // roots per block, then exclusive offsets
-  int32_t* count = nullptr;           // [0] components, [1] kept after the filter, [2] kang count
-  int32_t* flags = nullptr;           // device-side convergence flags (propagate)
-  uint8_t* blob = nullptr;            // statistics, or hole-filling scratch before them
+  int64_t n = 0;                     // pixels
+  int wpr = 0;                       // 32-pixel words per row
+  int64_t words = 0;                 // wpr * h
+  int64_t blocks = 0;                // numbering blocks: ceil(words / kScanWords)
+  int32_t* uf = nullptr;             // union-find forest: -1 off, else parent (roots: themselves)
+  int32_t* labels = nullptr;         // the output label image (also scratch before the end)
+  uint32_t* on_bits = nullptr;       // words of on pixels
+  uint32_t* root_bits = nullptr;     // words of root pixels
+  uint32_t* block_counts = nullptr;  // roots per block, then exclusive offsets
+  int32_t* count = nullptr;          // [0] components, [1] kept after the filter, [2] kang count
+  int32_t* flags = nullptr;          // device-side convergence flags (propagate)
+  uint8_t* blob = nullptr;           // statistics, or hole-filling scratch before them
   size_t blob_bytes = 0;
-  int64_t capacity = 0;               // components the statistics hold
+  int64_t capacity = 0;  // components the statistics hold
   Stats stats;
-  uint32_t* newid = nullptr;          // area filter's renumbering table / kang's box locks
+  uint32_t* newid = nullptr;  // area filter's renumbering table / kang's box locks
   uint32_t* keep_bits = nullptr;
-  int64_t id_blocks = 0;              // blocks over keep_bits words
+  int64_t id_blocks = 0;  // blocks over keep_bits words
 };
 
 // Hole filling (paper 003, simultaneous fore/background propagation): writes a 0/1 mask with the
@@ -80,6 +80,10 @@ const uint8_t* fill_holes(const Workspace& ws, const uint8_t* d_image, uint8_t t
 // every pixel reaches its root by following parents) and, for `fast`, the root bits and block
 // counts too (returns true then).
 struct StageEvents;
+// `fast` labels 32 x 256 tiles in shared memory first and unites only tile borders globally
+// (SWEEPLINE_CCL_TILES=0/1 overrides this default once per process).
+constexpr bool kFastTilesDefault = true;
+bool fast_tiles_enabled();
 bool fast_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
                 cudaStream_t stream, StageEvents* ev = nullptr);
 void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
@@ -116,6 +120,8 @@ void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool 
 void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool weighted,
                  cudaStream_t stream);
 
-inline int blocks_for(int64_t n, int threads) { return int((n + threads - 1) / threads); }
+inline int blocks_for(int64_t n, int threads) {
+  return int((n + threads - 1) / threads);
+}
 
 }  // namespace sweepline::gpu::cuda::ccl_detail

@@ -69,14 +69,14 @@ class CudaPipelineImpl final : public CudaPipeline {
     r.height = H;
     r.frame = frame_count_ + 1;
     stages_.clear();
+    stage_upload(frame);  // host copy into pinned memory: before the frame's first event
     SWL_CUDA_CHECK(cudaEventRecord(events_[0].get(), s));
 
-    upload(frame);
+    enqueue_upload();
     mark("upload");
 
     const ScanSetup setup = make_scan_setup(params, frame);
-    launch_scan(setup, d_polar_.get(), params.scan, Out8{d_scan_.get(), targets.scan}, d_pyr_.get(),
-                s);
+    scan(setup, d_polar_.get(), params.scan, Out8{d_scan_.get(), targets.scan});
     mark("scan");
 
     const Out8 den{d_den_.get(), targets.denoised};
@@ -107,7 +107,7 @@ class CudaPipelineImpl final : public CudaPipeline {
       case DenoiseMode::Cfar:
         launch_cfar(d_polar_.get(), d_mask_.get(), az_, bins_, params.cfar_guard, params.cfar_train,
                     params.cfar_pfa, s);
-        launch_scan(setup, d_mask_.get(), params.scan, den, d_pyr_.get(), s);
+        scan(setup, d_mask_.get(), params.scan, den);
         break;
     }
     mark("denoise");
@@ -145,6 +145,13 @@ class CudaPipelineImpl final : public CudaPipeline {
   }
 
  private:
+  void scan(const ScanSetup& setup, const uint8_t* d_src, ScanMode mode, Out8 out) {
+    if (mode == ScanMode::MaxHold)
+      max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get());
+    else
+      launch_scan(setup, d_src, mode, out, d_pyr_.get(), stream_.get());
+  }
+
   void mark(const char* stage) {
     const size_t i = stages_.size() + 1;
     SWL_CHECK(i < events_.size(), "cuda pipeline: too many stages");
@@ -152,8 +159,11 @@ class CudaPipelineImpl final : public CudaPipeline {
     stages_.push_back(stage);
   }
 
-  // Only the rows changed since the last frame travel, from pinned memory, asynchronously.
-  void upload(const PolarFrame& frame) {
+  // Only the rows changed since the last frame travel, from pinned memory, asynchronously. The
+  // host copy into the pinned buffer happens before the frame's first event (so "upload" times
+  // the transfer, not the host memcpy); the copies are enqueued after it.
+  void stage_upload(const PolarFrame& frame) {
+    parts_ = 0;
     RowSpan span = frame.dirty;
     const bool span_ok = span.first >= 0 && span.first < az_ && span.count >= 0;
     if (!polar_valid_ || !span_ok || span.count >= az_) span = {0, az_};
@@ -161,16 +171,24 @@ class CudaPipelineImpl final : public CudaPipeline {
     // The pinned buffer may still feed the previous frame's copy.
     SWL_CUDA_CHECK(cudaEventSynchronize(upload_done_.get()));
     const size_t row_bytes = size_t(bins_);
-    auto copy_rows = [&](int first, int count) {
+    auto stage_rows = [&](int first, int count) {
       const size_t off = size_t(first) * row_bytes, n = size_t(count) * row_bytes;
       std::memcpy(h_polar_.get() + off, frame.cells.data() + off, n);
-      SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar_.get() + off, h_polar_.get() + off, n,
-                                     cudaMemcpyHostToDevice, stream_.get()));
+      parts_off_[parts_] = off;
+      parts_n_[parts_] = n;
+      ++parts_;
       uploaded_rows_ += uint64_t(count);
     };
     const int first_part = std::min(span.count, az_ - span.first);
-    copy_rows(span.first, first_part);
-    if (span.count > first_part) copy_rows(0, span.count - first_part);
+    stage_rows(span.first, first_part);
+    if (span.count > first_part) stage_rows(0, span.count - first_part);
+  }
+
+  void enqueue_upload() {
+    if (parts_ == 0) return;
+    for (int i = 0; i < parts_; ++i)
+      SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar_.get() + parts_off_[i], h_polar_.get() + parts_off_[i],
+                                     parts_n_[i], cudaMemcpyHostToDevice, stream_.get()));
     SWL_CUDA_CHECK(cudaEventRecord(upload_done_.get(), stream_.get()));
     polar_valid_ = true;
   }
@@ -234,8 +252,11 @@ class CudaPipelineImpl final : public CudaPipeline {
   DeviceBuffer<uint16_t> d_mid_;
   PinnedBuffer<uint8_t> h_polar_;
   FftEnhancer fft_;
+  MaxHoldTable max_hold_;
   int az_ = 0, bins_ = 0, w_ = 0, h_ = 0;
   bool polar_valid_ = false, pending_ = false;
+  int parts_ = 0;  // staged upload copies (a wrapped dirty span makes two)
+  size_t parts_off_[2] = {0, 0}, parts_n_[2] = {0, 0};
   uint64_t frame_count_ = 0, uploaded_rows_ = 0;
   FrameResult result_;
   bool labels_pending_ = false;

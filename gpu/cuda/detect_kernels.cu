@@ -62,6 +62,63 @@ __global__ void cfar_kernel(const uint8_t* __restrict__ polar, uint8_t* __restri
   }
 }
 
+// One block per azimuth row when its prefix sums fit in shared memory: the row's running sums
+// P[i] = row[0] + ... + row[i - 1] (exact integers, built 4 cells a thread with a warp-shuffle
+// scan), then every cell's two training sums are two differences, the cells spread across the
+// threads (coalesced) rather than one contiguous run per thread. Same windows, same integer
+// sums, same test as cfar_kernel.
+constexpr int kCfarPrefixMaxBins = 12000;  // (bins + 1) ints within the 48 KB default
+
+__global__ void cfar_prefix_kernel(const uint8_t* __restrict__ polar, uint8_t* __restrict__ mask,
+                                   int bins, CfarTable tab) {
+  extern __shared__ int P[];  // bins + 1
+  __shared__ int warp_sum[kCfarThreads / 32];
+  const uint8_t* row = polar + size_t(blockIdx.x) * size_t(bins);
+  uint8_t* m = mask + size_t(blockIdx.x) * size_t(bins);
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  if (t == 0) P[0] = 0;
+  int carry = 0;
+  for (int base = 0; base < bins; base += 4 * kCfarThreads) {
+    int c[4], run = 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int r = base + 4 * t + i;
+      c[i] = run += r < bins ? int(__ldg(row + r)) : 0;
+    }
+    int incl = run;  // inclusive scan of the threads' runs within the warp
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const int n = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+      if (lane >= o) incl += n;
+    }
+    if (lane == 31) warp_sum[warp] = incl;
+    __syncthreads();
+    int before = carry, total = 0;
+#pragma unroll
+    for (int w = 0; w < kCfarThreads / 32; ++w) {
+      before += w < warp ? warp_sum[w] : 0;
+      total += warp_sum[w];
+    }
+    before += incl - run;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int r = base + 4 * t + i;
+      if (r < bins) P[r + 1] = before + c[i];
+    }
+    carry += total;
+    __syncthreads();  // warp_sum is reused
+  }
+  const int G = tab.guard, T = tab.train;
+  for (int r = t; r < bins; r += kCfarThreads) {
+    const int lb = max(0, r - G - T), le = max(0, r - G);
+    const int rb = min(bins, r + G + 1), re = min(bins, r + G + T + 1);
+    const int n = (le - lb) + (re - rb);
+    const int sum = (P[le] - P[lb]) + (P[re] - P[rb]);
+    const float v = float(__ldg(row + r));
+    m[r] = (n > 0 && v > __fmul_rn(tab.k[n], float(sum))) ? 255 : 0;
+  }
+}
+
 __global__ void threshold_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
                                  unsigned t) {
   const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
@@ -127,7 +184,11 @@ void launch_cfar(const uint8_t* d_polar, uint8_t* d_mask, int azimuths, int bins
   tab.train = train;
   const std::vector<float> k = cfar_scale_table(train, pfa);  // the CPU's very table
   for (size_t n = 0; n < k.size(); ++n) tab.k[n] = k[n];
-  cfar_kernel<<<unsigned(azimuths), kCfarThreads, 0, stream>>>(d_polar, d_mask, bins, tab);
+  if (bins <= kCfarPrefixMaxBins)
+    cfar_prefix_kernel<<<unsigned(azimuths), kCfarThreads, size_t(bins + 1) * sizeof(int),
+                         stream>>>(d_polar, d_mask, bins, tab);
+  else
+    cfar_kernel<<<unsigned(azimuths), kCfarThreads, 0, stream>>>(d_polar, d_mask, bins, tab);
   SWL_CUDA_CHECK_LAUNCH();
 }
 

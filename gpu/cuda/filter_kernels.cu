@@ -241,47 +241,72 @@ __global__ void bilat_cols_kernel(const uint16_t* __restrict__ mid, Out8 out, in
   }
 }
 
-// Both passes in one block: a 128 x 32 output tile, its input with aprons (16 columns each
-// side, R rows) in shared memory, the row pass into shared memory (rounded to the 8.8 fixed
-// point like the two-pass versions), the column pass from there.
-constexpr int kFusedW = 128, kFusedH = 32, kFusedApron = 16, kFusedThreads = 256;
+// Both passes in one block (GaussianImpl::Fused): a 128 x 64 output tile. Its input with aprons
+// (A = R rounded up to 4 columns each side, R rows) is loaded into shared memory in 4-byte
+// words; the row pass writes the 8.8 fixed-point intermediate (rounded like the two-pass
+// versions) to shared memory, 4 columns a thread; the column pass keeps 4 columns x 8 rows of
+// accumulators in registers per thread and stores 4 output bytes at once. Same taps, same order,
+// same rounding as the two-pass versions, so the same numbers.
+constexpr int kFusedW = 128, kFusedH = 64, kFusedRows = 8;  // 32 x 8 threads, 8 rows each
 
-__global__ void gauss_fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
-                                   GaussTaps g) {
-  __shared__ uint8_t tile[kFusedH + 2 * kMaxGaussianRadius][kFusedW + 2 * kFusedApron];
-  __shared__ float rows[kFusedH + 2 * kMaxGaussianRadius][kFusedW];
-  __shared__ float s_w[2 * kMaxGaussianRadius + 1];
-  const int R = g.r, tx0 = blockIdx.x * kFusedW, ty0 = blockIdx.y * kFusedH, t = threadIdx.x;
-  if (t == 0) {
-#pragma unroll
-    for (int i = 0; i < 2 * kMaxGaussianRadius + 1; ++i) s_w[i] = g.w[i];
-  }
-  const int nrows = kFusedH + 2 * R;
-  constexpr int kWords = (kFusedW + 2 * kFusedApron) / 4;
-  for (int i = t; i < nrows * kWords; i += kFusedThreads) {
-    const int j = i / kWords, q = i % kWords;
+template <int R>
+__global__ void __launch_bounds__(256)
+    gauss_fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, GaussTaps g) {
+  constexpr int A = (R + 3) / 4 * 4, TW = kFusedW + 2 * A, TH = kFusedH + 2 * R;
+  __shared__ __align__(16) uint8_t tile[TH][TW];
+  __shared__ __align__(16) uint16_t mid[TH][kFusedW];
+  const int tx0 = blockIdx.x * kFusedW, ty0 = blockIdx.y * kFusedH;
+  const int tid = threadIdx.y * 32 + threadIdx.x;
+  constexpr int kWords = TW / 4;
+  for (int i = tid; i < TH * kWords; i += 256) {
+    const int j = i / kWords, q = i - j * kWords;
     const int y = clampi(ty0 - R + j, 0, h - 1);
-    load4(&tile[j][4 * q], in + size_t(y) * size_t(w), tx0 - kFusedApron + 4 * q, w);
+    load4(&tile[j][4 * q], in + size_t(y) * size_t(w), tx0 - A + 4 * q, w);
   }
   __syncthreads();
-  for (int i = t; i < nrows * kFusedW; i += kFusedThreads) {
-    const int j = i / kFusedW, c = i % kFusedW;
-    float acc = 0.0f;
-    for (int k = -R; k <= R; ++k) acc += s_w[k + R] * float(tile[j][kFusedApron + c + k]);
-    rows[j][c] = float(to_fixed(acc));
+  for (int i = tid; i < TH * (kFusedW / 4); i += 256) {
+    const int j = i / (kFusedW / 4), c0 = 4 * (i - j * (kFusedW / 4));
+    float x[4 + 2 * R];
+#pragma unroll
+    for (int k = 0; k < 4 + 2 * R; ++k) x[k] = float(tile[j][A - R + c0 + k]);
+    uint16_t v[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      float acc = 0.0f;
+#pragma unroll
+      for (int k = 0; k <= 2 * R; ++k) acc += g.w[k] * x[c + k];
+      v[c] = to_fixed(acc);
+    }
+    *reinterpret_cast<ushort4*>(&mid[j][c0]) = make_ushort4(v[0], v[1], v[2], v[3]);
   }
   __syncthreads();
-  constexpr int kPerThread = kFusedH * kFusedW / kFusedThreads;  // 16 rows of one column
-  const int c = t % kFusedW, j0 = (t / kFusedW) * kPerThread, x = tx0 + c;
+  const int c0 = 4 * threadIdx.x, j0 = threadIdx.y * kFusedRows, x = tx0 + c0;
   if (x >= w) return;
-  for (int i = 0; i < kPerThread; ++i) {
+  float acc[kFusedRows][4];
+#pragma unroll
+  for (int i = 0; i < kFusedRows; ++i)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[i][c] = 0.0f;
+#pragma unroll
+  for (int j = 0; j < kFusedRows + 2 * R; ++j) {
+    const ushort4 q = *reinterpret_cast<const ushort4*>(&mid[j0 + j][c0]);
+    const float v[4] = {float(q.x), float(q.y), float(q.z), float(q.w)};
+#pragma unroll
+    for (int i = 0; i < kFusedRows; ++i) {
+      const int k = j - i;
+      if (k >= 0 && k <= 2 * R)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[i][c] += g.w[k] * v[c];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kFusedRows; ++i) {
     const int y = ty0 + j0 + i;
-    if (y >= h) break;
-    float acc = 0.0f;
-    for (int k = 0; k <= 2 * R; ++k) acc += s_w[k] * rows[j0 + i + k][c];
-    const uint8_t o = fixed_to_level(acc);
-    out.d[size_t(y) * size_t(w) + size_t(x)] = o;
-    if (out.surf) surf2Dwrite(o, cudaSurfaceObject_t(out.surf), x, y);
+    if (y >= h) continue;
+    uint8_t o[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) o[c] = fixed_to_level(acc[i][c]);
+    put8(out, x, y, w, o);
   }
 }
 
@@ -326,11 +351,25 @@ void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
                      impl == GaussianImpl::SlidingWindow, stream);
 }
 
+#define SWL_FUSED_CASE(R)                                                        \
+  case R:                                                                        \
+    gauss_fused_kernel<R><<<grid, dim3(32, 8), 0, stream>>>(d_in, out, w, h, g); \
+    break;
+
 void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
                            const std::vector<float>& weights, cudaStream_t stream) {
   const GaussTaps g = gauss_taps(weights);
   const dim3 grid(unsigned((w + kFusedW - 1) / kFusedW), unsigned((h + kFusedH - 1) / kFusedH));
-  gauss_fused_kernel<<<grid, kFusedThreads, 0, stream>>>(d_in, out, w, h, g);
+  switch (g.r) {
+    SWL_FUSED_CASE(1)
+    SWL_FUSED_CASE(2)
+    SWL_FUSED_CASE(3)
+    SWL_FUSED_CASE(4)
+    SWL_FUSED_CASE(5)
+    SWL_FUSED_CASE(6) SWL_FUSED_CASE(7) SWL_FUSED_CASE(8) SWL_FUSED_CASE(9) SWL_FUSED_CASE(10)
+        SWL_FUSED_CASE(11) SWL_FUSED_CASE(12) SWL_FUSED_CASE(13) SWL_FUSED_CASE(14)
+            SWL_FUSED_CASE(15) default : SWL_CHECK(false, "Gaussian: radius out of range");
+  }
   SWL_CUDA_CHECK_LAUNCH();
 }
 
@@ -355,10 +394,10 @@ void launch_gaussian_cols(const uint16_t* d_mid, Out8 out, int w, int h,
     SWL_GAUSS_CASE(2)
     SWL_GAUSS_CASE(3)
     SWL_GAUSS_CASE(4)
-    SWL_GAUSS_CASE(5) SWL_GAUSS_CASE(6) SWL_GAUSS_CASE(7) SWL_GAUSS_CASE(8) SWL_GAUSS_CASE(9)
-        SWL_GAUSS_CASE(10) SWL_GAUSS_CASE(11) SWL_GAUSS_CASE(12) SWL_GAUSS_CASE(13)
-            SWL_GAUSS_CASE(14) SWL_GAUSS_CASE(15) default
-        : SWL_CHECK(false, "Gaussian: radius out of range");
+    SWL_GAUSS_CASE(5)
+    SWL_GAUSS_CASE(6) SWL_GAUSS_CASE(7) SWL_GAUSS_CASE(8) SWL_GAUSS_CASE(9) SWL_GAUSS_CASE(10)
+        SWL_GAUSS_CASE(11) SWL_GAUSS_CASE(12) SWL_GAUSS_CASE(13) SWL_GAUSS_CASE(14)
+            SWL_GAUSS_CASE(15) default : SWL_CHECK(false, "Gaussian: radius out of range");
   }
   SWL_CUDA_CHECK_LAUNCH();
 }
@@ -379,7 +418,8 @@ void launch_bilateral_cols(const uint16_t* d_mid, Out8 out, int w, int h,
     SWL_BILAT_CASE(2)
     SWL_BILAT_CASE(3)
     SWL_BILAT_CASE(4)
-    SWL_BILAT_CASE(5) SWL_BILAT_CASE(6) SWL_BILAT_CASE(7) SWL_BILAT_CASE(8) SWL_BILAT_CASE(9)
+    SWL_BILAT_CASE(5)
+    SWL_BILAT_CASE(6) SWL_BILAT_CASE(7) SWL_BILAT_CASE(8) SWL_BILAT_CASE(9)
         SWL_BILAT_CASE(10) default : SWL_CHECK(false, "bilateral: radius out of range");
   }
   SWL_CUDA_CHECK_LAUNCH();

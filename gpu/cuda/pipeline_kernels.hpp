@@ -28,6 +28,29 @@ void launch_scan(const ScanSetup& setup, const uint8_t* d_polar, ScanMode mode, 
 void launch_az_pyramid(const uint8_t* d_polar, int azimuths, int bins, uint8_t* d_pyramid,
                        cudaStream_t stream);
 
+// Max-hold through a per-pixel span table: a pixel's span depends only on the geometry, so the
+// table (4 bytes a pixel) is built once per ScanSetup and each frame only gathers (same cells,
+// same maximum as launch_scan). Pixels whose span is wider than 4 bins x 16 azimuths (near the
+// radar) are gathered as launch_scan does; geometries the table cannot encode (>= 8191 bins,
+// > 8192 azimuths) use launch_scan. The frame's buffer must be 4-byte aligned (cudaMalloc's is).
+class MaxHoldTable {
+ public:
+  void scan(const ScanSetup& setup, const uint8_t* d_polar, uint8_t* d_pyramid, Out8 out,
+            cudaStream_t stream);
+  // Enqueues the table build if the geometry changed (scan() calls it).
+  void prepare(const ScanSetup& setup, cudaStream_t stream);
+  void invalidate() { valid_ = false; }
+  // Thread mapping of the gather pass: a warp per 16 x 8 pixels (default) or per 128 x 1 row
+  // run (kept for the benchmark and the tests).
+  void set_tile2d(bool on) { tile2d_ = on; }
+  static bool usable(const ScanSetup& setup);
+
+ private:
+  DeviceBuffer<uint32_t> d_lut_;
+  ScanSetup setup_{};
+  bool valid_ = false, tile2d_ = true;
+};
+
 void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
                           const std::vector<float>& weights, GaussianImpl impl,
                           cudaStream_t stream);

@@ -31,7 +31,9 @@ RegisteredTexture::RegisteredTexture(GLuint texture, unsigned flags) {
              "cudaGraphicsGLRegisterImage");
 }
 
-RegisteredTexture::~RegisteredTexture() { release(); }
+RegisteredTexture::~RegisteredTexture() {
+  release();
+}
 
 RegisteredTexture::RegisteredTexture(RegisteredTexture&& o) noexcept
     : resource_(std::exchange(o.resource_, nullptr)) {}
@@ -45,22 +47,26 @@ RegisteredTexture& RegisteredTexture::operator=(RegisteredTexture&& o) noexcept 
 }
 
 void RegisteredTexture::release() noexcept {
-  if (resource_) cuda_check_nothrow(cudaGraphicsUnregisterResource(resource_), "cudaGraphicsUnregisterResource");
+  if (resource_)
+    cuda_check_nothrow(cudaGraphicsUnregisterResource(resource_), "cudaGraphicsUnregisterResource");
   resource_ = nullptr;
 }
 
 DisplayInterop::DisplayInterop(const DisplayTextures& textures) {
   for (int i = 0; i < kLayerCount; ++i) {
     names_[size_t(i)] = textures.texture(Layer(i));
-    registered_[size_t(i)] = RegisteredTexture(names_[size_t(i)], cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    registered_[size_t(i)] =
+        RegisteredTexture(names_[size_t(i)], cudaGraphicsRegisterFlagsSurfaceLoadStore);
     // The pipeline rewrites every pixel each frame: CUDA need not preserve the old contents.
-    cuda_check(cudaGraphicsResourceSetMapFlags(registered_[size_t(i)].get(), cudaGraphicsMapFlagsWriteDiscard),
+    cuda_check(cudaGraphicsResourceSetMapFlags(registered_[size_t(i)].get(),
+                                               cudaGraphicsMapFlagsWriteDiscard),
                "cudaGraphicsResourceSetMapFlags");
   }
 }
 
 DisplayInterop::~DisplayInterop() {
-  if (last_stream_) cuda_check_nothrow(cudaStreamSynchronize(last_stream_), "cudaStreamSynchronize");
+  if (last_stream_)
+    cuda_check_nothrow(cudaStreamSynchronize(last_stream_), "cudaStreamSynchronize");
   destroy_surfaces();
 }
 
@@ -84,8 +90,8 @@ DisplayInterop::Mapping DisplayInterop::map(cudaStream_t stream) {
   for (int i = 0; i < kLayerCount; ++i) res[i] = registered_[size_t(i)].get();
   cuda_check(cudaGraphicsMapResources(kLayerCount, res, stream), "cudaGraphicsMapResources");
   Mapping m(this, stream);  // from here on the destructor unmaps, also if a step below throws
-  unsigned long long* out[kLayerCount] = {&m.targets_.scan, &m.targets_.denoised, &m.targets_.binary,
-                                          &m.targets_.label_colour};
+  unsigned long long* out[kLayerCount] = {&m.targets_.scan, &m.targets_.denoised,
+                                          &m.targets_.binary, &m.targets_.label_colour};
   for (int i = 0; i < kLayerCount; ++i) {
     cudaArray_t array = nullptr;
     cuda_check(cudaGraphicsSubResourceGetMappedArray(&array, res[i], 0, 0),
@@ -106,7 +112,8 @@ DisplayInterop::Mapping::~Mapping() {
   if (!owner_) return;
   cudaGraphicsResource_t res[kLayerCount];
   for (int i = 0; i < kLayerCount; ++i) res[i] = owner_->registered_[size_t(i)].get();
-  cuda_check_nothrow(cudaGraphicsUnmapResources(kLayerCount, res, stream_), "cudaGraphicsUnmapResources");
+  cuda_check_nothrow(cudaGraphicsUnmapResources(kLayerCount, res, stream_),
+                     "cudaGraphicsUnmapResources");
 }
 
 }  // namespace sweepline::render::interop

@@ -83,8 +83,7 @@ inline void expect_equal_to_oracle(const ccl::LabelResult& got, const OracleResu
   ASSERT_EQ(mismatches, 0u) << what << ": first at pixel " << first << " (x "
                             << first % size_t(want.labels.width) << ", y "
                             << first / size_t(want.labels.width) << "): got "
-                            << got.labels.pixels[first] << ", want "
-                            << want.labels.pixels[first];
+                            << got.labels.pixels[first] << ", want " << want.labels.pixels[first];
   auto near = [](double a, double b) {
     return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::max(std::fabs(a), std::fabs(b)));
   };

@@ -28,7 +28,9 @@ void check_all(const ccl::LabelParams& base, bool with_intensity) {
 
 }  // namespace
 
-TEST(CclCpu, EqualsOracleOnEveryCase) { check_all({}, false); }
+TEST(CclCpu, EqualsOracleOnEveryCase) {
+  check_all({}, false);
+}
 
 TEST(CclCpu, WeightedCentroidsPeaksRangeAndBearing) {
   ccl::LabelParams p;
@@ -155,8 +157,8 @@ TEST(CclCpu, EmptyImageHasNoComponents) {
 TEST(CclNames, RoundTrip) {
   for (auto a : {ccl::Algorithm::Fast, ccl::Algorithm::Kang, ccl::Algorithm::Propagate})
     EXPECT_EQ(ccl::algorithm_from_string(ccl::to_string(a)), a);
-  for (auto m : {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox,
-                 ccl::BoxMethod::LockPerCoordinate})
+  for (auto m :
+       {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox, ccl::BoxMethod::LockPerCoordinate})
     EXPECT_EQ(ccl::box_method_from_string(ccl::to_string(m)), m);
   EXPECT_THROW(ccl::algorithm_from_string("bfs"), Error);
 }

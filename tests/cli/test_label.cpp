@@ -22,10 +22,8 @@ std::string temp_path(const std::string& name) {
 
 // 6x4 image: an L-shaped component (values 200) and a diagonal pair (values 90).
 std::string write_sample() {
-  const unsigned char px[4][6] = {{200, 200, 0, 0, 0, 90},
-                                  {200, 0, 0, 0, 90, 0},
-                                  {200, 0, 0, 0, 0, 0},
-                                  {0, 0, 0, 0, 0, 30}};
+  const unsigned char px[4][6] = {
+      {200, 200, 0, 0, 0, 90}, {200, 0, 0, 0, 90, 0}, {200, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 30}};
   std::string path = temp_path("sample.pgm");
   std::ofstream f(path, std::ios::binary);
   f << "P5\n6 4\n255\n";

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/ccl/cases.hpp"
 #include "tests/support/gpu_skip.hpp"
@@ -60,6 +62,40 @@ TEST(GpuCclSmall, EqualsOracle) {
 #endif
 }
 
+// `fast` labels 32 x 256 tiles first and unites across tile borders afterwards: diagonal lines
+// (joined only through 8-connected corner contacts), runs along tile rows and columns, and noise
+// on images that cut tiles at odd places.
+TEST(GpuCclSmall, FastAcrossTileBorders) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  std::vector<std::pair<std::string, Image8>> imgs;
+  for (int period : {5, 7, 33}) {
+    Image8 d(771, 97);
+    for (int y = 0; y < d.height; ++y)
+      for (int x = 0; x < d.width; ++x)
+        if ((x + y) % period == 0 || (x - y + 4 * d.width) % (period + 4) == 0) d.at(x, y) = 255;
+    imgs.push_back({"diagonals" + std::to_string(period), std::move(d)});
+  }
+  Image8 g(777, 101);
+  for (int y = 0; y < g.height; ++y)
+    for (int x = 0; x < g.width; ++x)
+      if (y % 32 == 31 || y % 32 == 0 || x % 256 == 255 || x % 256 == 0 || x % 256 == 1)
+        g.at(x, y) = 9;
+  imgs.push_back({"tile_grid", std::move(g)});
+  for (double d : {0.3, 0.45, 0.55, 0.6, 0.7, 0.9})
+    imgs.push_back({"random" + std::to_string(int(d * 100)) + "_515x99",
+                    sim::make_test_image("random:" + std::to_string(d), 515, 99, 21)});
+  for (const auto& [name, img] : imgs)
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      p.algorithm = ccl::Algorithm::Fast;
+      expect_equal_to_oracle(ccl::label_cuda(img, p), oracle_label(img, p, nullptr),
+                             tag(name, p.algorithm, conn));
+    }
+#endif
+}
+
 TEST(GpuCclSmall, IntensityGeometryFilterAndHoles) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
@@ -100,8 +136,8 @@ TEST(GpuCclSmall, HolesEveryAlgorithm) {
 TEST(GpuCclSmall, KangBoxMethodsAgree) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
-  for (auto m : {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox,
-                 ccl::BoxMethod::LockPerCoordinate})
+  for (auto m :
+       {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox, ccl::BoxMethod::LockPerCoordinate})
     for (int conn : {4, 8}) {
       ccl::LabelParams p;
       p.algorithm = ccl::Algorithm::Kang;

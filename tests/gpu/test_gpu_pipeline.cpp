@@ -10,6 +10,7 @@
 #include "gpu/backend/make_pipeline.hpp"
 #include "gpu/cpu_stages.hpp"
 #include "gpu/cuda/cuda_pipeline.hpp"
+#include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/stage_tables.hpp"
 #include "tests/pipeline/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
@@ -57,6 +58,13 @@ std::vector<Case> cases() {
   p.origin_east_m = -20000;
   p.origin_north_m = 30000;
   out.push_back({"random odd size zoomed out", p, testing::random_frame(360, 700, 20000, 34)});
+  // An odd cell count: the max-hold table's last word of the frame is partial.
+  p.display_range_m = 0;
+  p.origin_east_m = 0;
+  p.origin_north_m = 0;
+  p.width = 668;
+  p.height = 501;
+  out.push_back({"random odd frame", p, testing::random_frame(257, 333, 20000, 35)});
   return out;
 }
 
@@ -77,6 +85,38 @@ TEST(GpuPipeline, ScanConversionMatchesCpu) {
         EXPECT_EQ(count_diff(g, h), 0u) << c.name << " " << to_string(m);
       EXPECT_EQ(gpu->binary_image(), cpu->binary_image()) << c.name << " " << to_string(m);
     }
+}
+
+// The max-hold span table directly, both thread mappings, the table reused across frames and
+// rebuilt for a new geometry: identical to the CPU.
+TEST(GpuPipeline, MaxHoldTableBothMappingsMatchCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+  auto cpu = make_pipeline(Backend::Cpu);
+  cuda::MaxHoldTable table;
+  cuda::Stream stream;
+  for (Case c : cases()) {
+    c.params.scan = ScanMode::MaxHold;
+    c.params.denoise = DenoiseMode::None;
+    cpu->process(c.frame, c.params);
+    const Image8 want = cpu->scan_image();
+    const ScanSetup setup = make_scan_setup(c.params, c.frame);
+    cuda::DeviceBuffer<uint8_t> d_polar(c.frame.cells.size()), d_out(want.size());
+    cuda::DeviceBuffer<uint8_t> d_pyr(
+        std::max<size_t>(1, az_pyramid_cells(c.frame.azimuths, c.frame.range_bins)));
+    ASSERT_EQ(cudaMemcpy(d_polar.get(), c.frame.cells.data(), c.frame.cells.size(),
+                         cudaMemcpyHostToDevice),
+              cudaSuccess);
+    for (bool tile2d : {true, false}) {
+      table.set_tile2d(tile2d);
+      ASSERT_EQ(cudaMemset(d_out.get(), 7, want.size()), cudaSuccess);
+      table.scan(setup, d_polar.get(), d_pyr.get(), cuda::Out8{d_out.get(), 0}, stream.get());
+      Image8 got(want.width, want.height);
+      ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(got.pixels.data(), d_out.get(), got.size(), cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      EXPECT_EQ(count_diff(got, want), 0u) << c.name << (tile2d ? " 16x8" : " 128x1");
+    }
+  }
 }
 
 // The filters get the same scan image on both sides (max-hold is identical), so any difference
@@ -124,7 +164,7 @@ TEST(GpuPipeline, GaussianImplementationsAgree) {
   SWL_SKIP_WITHOUT_CUDA();
   auto gpu = make_pipeline(Backend::Cuda);
   for (Case c : cases())
-    for (float sigma : {0.5f, 2.0f, 5.0f}) {
+    for (float sigma : {0.5f, 1.0f, 2.0f, 5.0f}) {
       c.params.denoise = DenoiseMode::Gaussian;
       c.params.gaussian_sigma = sigma;
       c.params.gaussian_impl = GaussianImpl::Tiled;

@@ -15,15 +15,20 @@ namespace sweepline::test {
 struct RgbaImage {
   int width = 0, height = 0;
   std::vector<uint8_t> px;  // RGBA
-  const uint8_t* at(int x, int y) const { return px.data() + (size_t(y) * size_t(width) + size_t(x)) * 4; }
+  const uint8_t* at(int x, int y) const {
+    return px.data() + (size_t(y) * size_t(width) + size_t(x)) * 4;
+  }
 };
 
 inline RgbaImage read_png_rgba(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
   std::vector<uint8_t> d((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (d.size() < 8 || d[1] != 'P' || d[2] != 'N' || d[3] != 'G') throw std::runtime_error("not a PNG: " + path);
-  auto be32 = [&](size_t p) { return uint32_t(d[p]) << 24 | uint32_t(d[p + 1]) << 16 | uint32_t(d[p + 2]) << 8 | d[p + 3]; };
+  if (d.size() < 8 || d[1] != 'P' || d[2] != 'N' || d[3] != 'G')
+    throw std::runtime_error("not a PNG: " + path);
+  auto be32 = [&](size_t p) {
+    return uint32_t(d[p]) << 24 | uint32_t(d[p + 1]) << 16 | uint32_t(d[p + 2]) << 8 | d[p + 3];
+  };
   RgbaImage img;
   int ctype = 0, depth = 0;
   std::vector<uint8_t> idat;
@@ -47,7 +52,8 @@ inline RgbaImage read_png_rgba(const std::string& path) {
   const size_t stride = size_t(img.width) * size_t(channels);
   std::vector<uint8_t> raw((stride + 1) * size_t(img.height));
   uLongf raw_len = uLongf(raw.size());
-  if (uncompress(raw.data(), &raw_len, idat.data(), uLong(idat.size())) != Z_OK || raw_len != raw.size())
+  if (uncompress(raw.data(), &raw_len, idat.data(), uLong(idat.size())) != Z_OK ||
+      raw_len != raw.size())
     throw std::runtime_error("bad PNG data in " + path);
   std::vector<uint8_t> cur(stride), prev(stride, 0);
   img.px.resize(size_t(img.width) * size_t(img.height) * 4);
@@ -60,15 +66,22 @@ inline RgbaImage read_png_rgba(const std::string& path) {
       const int c = i >= size_t(channels) ? prev[i - size_t(channels)] : 0;
       int v = row[1 + i];
       switch (filter) {
-        case 1: v += a; break;
-        case 2: v += b; break;
-        case 3: v += (a + b) / 2; break;
+        case 1:
+          v += a;
+          break;
+        case 2:
+          v += b;
+          break;
+        case 3:
+          v += (a + b) / 2;
+          break;
         case 4: {
           const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
           v += (pa <= pb && pa <= pc) ? a : pb <= pc ? b : c;
           break;
         }
-        default: break;
+        default:
+          break;
       }
       cur[i] = uint8_t(v);
     }

@@ -15,8 +15,8 @@ using namespace sweepline::render;
 
 TEST(GlSmoke, TexturedQuadReadsBackThroughEgl) {
   EglContext ctx("auto");
-  std::printf("EGL platform %s, GL %s, renderer %s\n", ctx.platform().c_str(), ctx.version().c_str(),
-              ctx.renderer().c_str());
+  std::printf("EGL platform %s, GL %s, renderer %s\n", ctx.platform().c_str(),
+              ctx.version().c_str(), ctx.renderer().c_str());
   constexpr int W = 64, H = 32;
   // Left half 255, right half 64; the shader tints by (1, 0.5, 0).
   std::vector<uint8_t> image(W * H);

@@ -36,12 +36,14 @@ struct HeadlessRun {
   sweepline::test::RgbaImage image;
 };
 
-HeadlessRun headless(const std::string& source, int frames, const std::string& tag, const std::string& extra = "") {
+HeadlessRun headless(const std::string& source, int frames, const std::string& tag,
+                     const std::string& extra = "") {
   HeadlessRun r;
   const fs::path png = scratch(tag + ".png"), rep = scratch(tag + ".json");
-  const std::string args = "view --headless --source '" + source + "' --frames " + std::to_string(frames) +
-                           " --snapshot " + png.string() + " --report " + rep.string() + " --config " + kGoldenDir +
-                           "/harbour_settings.json --no-save --width 800 --height 800 --hide-panels " + extra;
+  const std::string args =
+      "view --headless --source '" + source + "' --frames " + std::to_string(frames) +
+      " --snapshot " + png.string() + " --report " + rep.string() + " --config " + kGoldenDir +
+      "/harbour_settings.json --no-save --width 800 --height 800 --hide-panels " + extra;
   const auto res = sweepline::test::run_sweepline(args);
   r.status = res.status;
   r.output = res.output;
@@ -71,7 +73,8 @@ std::vector<Truth> read_truth(const std::string& path) {
 
 // Tolerance: one pulse length (30 m) plus one display pixel in range, one beamwidth (1.2 deg) in
 // bearing. Returns the truth vessels of the frame's rotation not found within it.
-std::vector<Truth> unmatched(const json& frame, const std::vector<Truth>& truth, double mpp, int& truth_count) {
+std::vector<Truth> unmatched(const json& frame, const std::vector<Truth>& truth, double mpp,
+                             int& truth_count) {
   // A frame handed off at the north crossing that ended rotation N-1 shows that rotation.
   const int rotation = frame["rotation"].get<int>() - 1;
   std::vector<Truth> missed;
@@ -91,8 +94,8 @@ std::vector<Truth> unmatched(const json& frame, const std::vector<Truth>& truth,
 }
 
 // Fraction of pixels whose largest channel difference exceeds `tol`, and the mean difference.
-void compare(const sweepline::test::RgbaImage& a, const sweepline::test::RgbaImage& b, int tol, double& frac,
-             double& mean) {
+void compare(const sweepline::test::RgbaImage& a, const sweepline::test::RgbaImage& b, int tol,
+             double& frac, double& mean) {
   ASSERT_EQ(a.width, b.width);
   ASSERT_EQ(a.height, b.height);
   size_t over = 0;
@@ -100,7 +103,8 @@ void compare(const sweepline::test::RgbaImage& a, const sweepline::test::RgbaIma
   for (int y = 0; y < a.height; ++y)
     for (int x = 0; x < a.width; ++x) {
       int m = 0;
-      for (int c = 0; c < 3; ++c) m = std::max(m, std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c])));
+      for (int c = 0; c < 3; ++c)
+        m = std::max(m, std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c])));
       over += m > tol;
       sum += m;
     }
@@ -150,11 +154,14 @@ TEST(HeadlessView, BundledCaptureComponentsMatchTheSimulatorTruth) {
 
 TEST(HeadlessView, EveryVesselOfACleanSceneIsFound) {
   // The same harbour vessels without clutter, rain or land: all 50 must be found each frame.
-  const std::string uri = "sim://harbour?seed=3&clutter=off&rain=off&coast=off&separated=on&rotations=3";
+  const std::string uri =
+      "sim://harbour?seed=3&clutter=off&rain=off&coast=off&separated=on&rotations=3";
   const fs::path truth_path = scratch("clean.truth.jsonl");
   const auto sim = sweepline::test::run_sweepline(
-      "sim --scenario harbour --seed 3 --set clutter=off --set rain=off --set coast=off --set separated=on "
-      "--rotations 3 --quiet --out " + scratch("clean.pcap").string() + " --truth " + truth_path.string());
+      "sim --scenario harbour --seed 3 --set clutter=off --set rain=off --set coast=off --set "
+      "separated=on "
+      "--rotations 3 --quiet --out " +
+      scratch("clean.pcap").string() + " --truth " + truth_path.string());
   ASSERT_EQ(sim.status, 0) << sim.output;
   const HeadlessRun r = headless(uri, 2, "clean", "--backend cpu");
   ASSERT_EQ(r.status, 0) << r.output;
@@ -164,8 +171,8 @@ TEST(HeadlessView, EveryVesselOfACleanSceneIsFound) {
     int n = 0;
     const auto missed = unmatched(f, truth, mpp, n);
     EXPECT_EQ(n, 50);
-    EXPECT_TRUE(missed.empty()) << missed.size() << " missed in frame " << f["frame"] << ", first id "
-                                << (missed.empty() ? -1 : missed[0].id);
+    EXPECT_TRUE(missed.empty()) << missed.size() << " missed in frame " << f["frame"]
+                                << ", first id " << (missed.empty() ? -1 : missed[0].id);
     EXPECT_EQ(f["count"].get<int>(), 50) << "no false targets in a clean scene";
   }
 }
@@ -176,7 +183,8 @@ TEST(HeadlessView, OverlayBoxesAreDrawnWhereTheReportPutsTheComponents) {
   const json& view = r.report["view"];
   const json& disp = r.report["display"];
   const double ppm = view["px_per_m"], ce = view["centre_east_m"], cn = view["centre_north_m"];
-  const double rx = view["rect"][0], ry = view["rect"][1], rw = view["rect"][2], rh = view["rect"][3];
+  const double rx = view["rect"][0], ry = view["rect"][1], rw = view["rect"][2],
+               rh = view["rect"][3];
   const double mpp = disp["metres_per_pixel"], w = disp["width"], h = disp["height"];
   // The box colour (255, 204, 38) anti-aliased over the dark scope: its hue, at any strength.
   auto is_box = [](const uint8_t* p) {
@@ -196,19 +204,23 @@ TEST(HeadlessView, OverlayBoxesAreDrawnWhereTheReportPutsTheComponents) {
     ++checked;
     bool hit = false;
     // Boxes are at least 8 px wide around the centre, so search a few pixels about the edge.
-    const double cx = sx + 0.5 * (c["bbox"][2].get<double>() + 1 - c["bbox"][0].get<double>()) * mpp * ppm;
+    const double cx =
+        sx + 0.5 * (c["bbox"][2].get<double>() + 1 - c["bbox"][0].get<double>()) * mpp * ppm;
     for (int dy = -5; dy <= 5 && !hit; ++dy)
       for (int x = int(std::min(sx, cx - 4)) - 2; x <= int(sx) + 2 && !hit; ++x)
         hit = is_box(r.image.at(x, int(mid) + dy));
     found += hit;
-    if (!hit) std::printf("no box at %.1f,%.1f (id %d area %d)\n", sx, mid, c["id"].get<int>(), c["area"].get<int>());
+    if (!hit)
+      std::printf("no box at %.1f,%.1f (id %d area %d)\n", sx, mid, c["id"].get<int>(),
+                  c["area"].get<int>());
   }
   ASSERT_GT(checked, 30);
   EXPECT_GE(found, checked * 95 / 100) << found << " of " << checked << " boxes seen";
 }
 
 TEST(HeadlessView, CudaWithInteropRendersTheSameImageAsTheCpu) {
-  if (auto reason = sweepline::gpu::cuda_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
+  if (auto reason = sweepline::gpu::cuda_unavailable_reason(); !reason.empty())
+    GTEST_SKIP() << reason;
   const HeadlessRun r = headless(kSource + "/assets/harbour.pcap", 2, "cuda", "--backend cuda");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.report["backend"], "cuda") << r.report["backend_note"];
@@ -220,8 +232,10 @@ TEST(HeadlessView, CudaWithInteropRendersTheSameImageAsTheCpu) {
 }
 
 TEST(HeadlessView, AMissingSourceFailsWithAClearMessage) {
-  const auto res = sweepline::test::run_sweepline("view --headless --source /nonexistent/capture.pcap --frames 1 "
-                                                  "--no-save --config " + scratch("none.json").string());
+  const auto res = sweepline::test::run_sweepline(
+      "view --headless --source /nonexistent/capture.pcap --frames 1 "
+      "--no-save --config " +
+      scratch("none.json").string());
   EXPECT_EQ(res.status, 1) << res.output;
   EXPECT_NE(res.output.find("/nonexistent/capture.pcap"), std::string::npos) << res.output;
 }

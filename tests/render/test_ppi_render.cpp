@@ -70,7 +70,8 @@ Px predict_intensity(Palette p, Brightness b, float v, float opacity) {
   auto mix = [&](float bgc, float cc) {
     return std::clamp((bgc + (cc * k + bgc * (1 - v) - bgc) * a) * 255.0f, 0.0f, 255.0f);
   };
-  return {int(std::lround(mix(bg.r, c.r))), int(std::lround(mix(bg.g, c.g))), int(std::lround(mix(bg.b, c.b)))};
+  return {int(std::lround(mix(bg.r, c.r))), int(std::lround(mix(bg.g, c.g))),
+          int(std::lround(mix(bg.b, c.b)))};
 }
 
 void expect_near(Px got, Px want, int tol, const char* what) {
@@ -90,12 +91,15 @@ TEST(PpiRender, EveryPaletteAndBrightnessGivesThePredictedColour) {
       s.style.brightness = Brightness(b);
       const auto px = s.draw();
       const std::string what = std::string(to_string(Palette(p))) + "/" + to_string(Brightness(b));
-      expect_near(at(px, 150, 128), predict_intensity(Palette(p), Brightness(b), 200 / 255.0f, 1.0f), 3,
+      expect_near(at(px, 150, 128),
+                  predict_intensity(Palette(p), Brightness(b), 200 / 255.0f, 1.0f), 3,
                   what.c_str());
       // Outside the 30 m scope: the outside colour.
       const Rgb o = outside_colour(Brightness(b));
-      expect_near(at(px, 2, 2), {int(std::lround(o.r * 255)), int(std::lround(o.g * 255)), int(std::lround(o.b * 255))},
-                  1, what.c_str());
+      expect_near(
+          at(px, 2, 2),
+          {int(std::lround(o.r * 255)), int(std::lround(o.g * 255)), int(std::lround(o.b * 255))},
+          1, what.c_str());
     }
   // Distinct looks: green is green-dominant, amber red-dominant, night darker than day.
   s.style.brightness = Brightness::Day;
@@ -139,22 +143,27 @@ TEST(PpiRender, LayersComposeWithTheirOpacity) {
   auto mix = [](float a, float b, float t) { return int(std::lround((a + (b - a) * t) * 255)); };
 
   s.style.layers = {{{false, 1}, {false, 1}, {true, 0.5f}, {false, 1}}};
-  expect_near(at(s.draw(), 150, 128), {mix(bg.r, 0.25f * k, 0.5f), mix(bg.g, 0.75f * k, 0.5f), mix(bg.b, 1.0f * k, 0.5f)},
+  expect_near(at(s.draw(), 150, 128),
+              {mix(bg.r, 0.25f * k, 0.5f), mix(bg.g, 0.75f * k, 0.5f), mix(bg.b, 1.0f * k, 0.5f)},
               2, "binary at 0.5");
 
   const uint32_t lc = gpu::label_colour(7);
-  const float lr = float(lc & 0xFF) / 255, lg = float((lc >> 8) & 0xFF) / 255, lb = float((lc >> 16) & 0xFF) / 255;
+  const float lr = float(lc & 0xFF) / 255, lg = float((lc >> 8) & 0xFF) / 255,
+              lb = float((lc >> 16) & 0xFF) / 255;
   s.style.layers = {{{false, 1}, {false, 1}, {false, 1}, {true, 1.0f}}};
-  expect_near(at(s.draw(), 150, 128), {mix(bg.r, lr * k, 1), mix(bg.g, lg * k, 1), mix(bg.b, lb * k, 1)}, 2,
+  expect_near(at(s.draw(), 150, 128),
+              {mix(bg.r, lr * k, 1), mix(bg.g, lg * k, 1), mix(bg.b, lb * k, 1)}, 2,
               "labels by id");
 
   // Label 0 is transparent; a hidden layer draws nothing.
   labels = ImageI32(kTex, kTex, 0);
   s.tex.upload(nullptr, nullptr, nullptr, &labels);
-  expect_near(at(s.draw(), 150, 128), {mix(bg.r, 0, 0), mix(bg.g, 0, 0), mix(bg.b, 0, 0)}, 1, "label 0");
+  expect_near(at(s.draw(), 150, 128), {mix(bg.r, 0, 0), mix(bg.g, 0, 0), mix(bg.b, 0, 0)}, 1,
+              "label 0");
   s.style.layers = {{{false, 1}, {false, 1}, {false, 1}, {false, 1}}};
   s.tex.upload(&full, &full, &full, nullptr);
-  expect_near(at(s.draw(), 150, 128), {mix(bg.r, 0, 0), mix(bg.g, 0, 0), mix(bg.b, 0, 0)}, 1, "all hidden");
+  expect_near(at(s.draw(), 150, 128), {mix(bg.r, 0, 0), mix(bg.g, 0, 0), mix(bg.b, 0, 0)}, 1,
+              "all hidden");
 }
 
 TEST(PpiRender, PerSweepFadeDimsEchoesTheSweepPassedLongAgo) {
@@ -178,12 +187,15 @@ TEST(PpiRender, RealTimeAfterglowDecaysAtItsRate) {
   s.draw(0, 0);
   s.upload_scan(Image8(kTex, kTex, 0));  // the echo is gone; the glow remains
   auto px = s.draw(0, 1.0);
-  expect_near(at(px, 150, 128), predict_intensity(s.style.palette, s.style.brightness, 0.5f, 1), 4, "after 1 s");
+  expect_near(at(px, 150, 128), predict_intensity(s.style.palette, s.style.brightness, 0.5f, 1), 4,
+              "after 1 s");
   px = s.draw(0, 1.0);
-  expect_near(at(px, 150, 128), predict_intensity(s.style.palette, s.style.brightness, 0.25f, 1), 4, "after 2 s");
+  expect_near(at(px, 150, 128), predict_intensity(s.style.palette, s.style.brightness, 0.25f, 1), 4,
+              "after 2 s");
   s.renderer.reset_afterglow();
   px = s.draw(0, 1.0);
-  expect_near(at(px, 150, 128), predict_intensity(s.style.palette, s.style.brightness, 0.0f, 1), 2, "after reset");
+  expect_near(at(px, 150, 128), predict_intensity(s.style.palette, s.style.brightness, 0.0f, 1), 2,
+              "after reset");
 }
 
 TEST(PpiView, ZoomKeepsThePointUnderTheCursor) {

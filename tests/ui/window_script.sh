@@ -13,7 +13,9 @@ rm -f win_*.png
 cat > script.txt <<SCRIPT
 panels off
 afterglow off
+record $out/recorded.pcap
 wait 4
+record off
 screenshot $out/win_run1.png
 wait 1
 screenshot $out/win_run2.png
@@ -53,5 +55,25 @@ assert d_pause < 0.0005, 'the picture changed while paused'
 assert d_zoom > 0.05, 'zoom did not change the picture'
 assert b_bin > 0.02 and b_bin > 10 * max(b_zoom, 1e-4), 'binary layer colour missing'
 assert g_bin < 0.2 * g_zoom, 'scan layer still visible after selecting the binary layer'
+# The recording: a classic pcap of CAT240 datagrams (one record each).
+data = open(f'{out}/recorded.pcap', 'rb').read()
+assert data[:4] in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1'), 'recording is not a pcap'
+pos, count, cat240 = 24, 0, 0
+while pos + 16 <= len(data):
+    incl = int.from_bytes(data[pos + 8:pos + 12], 'little')
+    frame = data[pos + 16:pos + 16 + incl]
+    count += 1
+    cat240 += len(frame) > 42 and frame[42] == 240  # Ethernet 14 + IPv4 20 + UDP 8
+    pos += 16 + incl
+print(f'recorded {count} datagrams, {cat240} CAT240')
+assert count > 100 and cat240 == count, 'recording incomplete'
 print('window script test passed')
 PY
+
+# A missing source is shown and logged; the window keeps running and exits normally.
+timeout 60 xvfb-run -a -s "-screen 0 1024x768x24" "$exe" view --source /nonexistent/capture.pcap \
+  --config "$out/settings.json" --no-save --backend cpu --width 640 --height 480 --frames 5 \
+  --screenshot "$out/win_badsource.png" > "$out/badsource.log" 2>&1
+grep -q "cannot open source /nonexistent/capture.pcap" "$out/badsource.log"
+test -s "$out/win_badsource.png"
+echo 'bad source: shown, logged, window kept running'
