@@ -305,7 +305,7 @@ class Report:
 
     def write(self, device):
         head = ["# Sweepline benchmark results\n",
-                f"Generated {datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M UTC')} by "
+                f"Generated {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by "
                 "`scripts/bench-report.py` from one `sweepline bench` run "
                 "(`bash scripts/gpu-check $OUT` on the GPU machine; docs/gpu-machine.md).\n",
                 "Device:\n\n```\n" + (device or "unknown").strip() + "\n```\n"]

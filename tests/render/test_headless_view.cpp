@@ -128,8 +128,12 @@ TEST(HeadlessView, BundledCaptureMatchesTheGoldenImage) {
   const auto golden = sweepline::test::read_png_rgba(kGoldenDir + "/harbour_cpu_800.png");
   double frac = 0, mean = 0;
   compare(r.image, golden, kPixelTol, frac, mean);
-  EXPECT_LE(frac, kMaxDifferingFraction) << "mean diff " << mean;
-  EXPECT_LE(mean, kMaxMeanDiff);
+  // The golden image was rendered by Mesa's llvmpipe (as on CI). Another GL implementation
+  // rasterises the antialiased text and lines differently: on the H100 (NVIDIA EGL) 1.0 % of the
+  // pixels differ, mean 1.35 levels, so there the bounds are 2 % and 2 levels.
+  const bool mesa = r.report.value("gl_renderer", std::string()).find("llvmpipe") != std::string::npos;
+  EXPECT_LE(frac, mesa ? kMaxDifferingFraction : 0.02) << "mean diff " << mean;
+  EXPECT_LE(mean, mesa ? kMaxMeanDiff : 2.0);
 }
 
 TEST(HeadlessView, BundledCaptureComponentsMatchTheSimulatorTruth) {
@@ -225,10 +229,14 @@ TEST(HeadlessView, CudaWithInteropRendersTheSameImageAsTheCpu) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.report["backend"], "cuda") << r.report["backend_note"];
   EXPECT_TRUE(r.report["interop"].get<bool>());
-  const auto golden = sweepline::test::read_png_rgba(kGoldenDir + "/harbour_cpu_800.png");
+  // The same capture through the CPU backend on the same GL implementation: only the processing
+  // differs, so the bounds are the strict ones.
+  const HeadlessRun c = headless(kSource + "/assets/harbour.pcap", 2, "cuda_cpu", "--backend cpu");
+  ASSERT_EQ(c.status, 0) << c.output;
   double frac = 0, mean = 0;
-  compare(r.image, golden, kPixelTol, frac, mean);
+  compare(r.image, c.image, kPixelTol, frac, mean);
   EXPECT_LE(frac, kMaxDifferingFraction) << "mean diff " << mean;
+  EXPECT_LE(mean, kMaxMeanDiff);
 }
 
 TEST(HeadlessView, AMissingSourceFailsWithAClearMessage) {
