@@ -24,10 +24,45 @@ uint16_t be16(const uint8_t* p) {
   return static_cast<uint16_t>((p[0] << 8) | p[1]);
 }
 
-// Raw ASTERIX: data blocks back to back; one Datagram per block.
-class RawReader final : public CaptureReader {
+// What the raw and FINAL readers share: the file, the counters, and ending for good once the
+// framing is lost (nothing after it can be trusted).
+class FileReader : public CaptureReader {
  public:
-  explicit RawReader(const std::string& path) : path_(path), file_(open_file(path)) {}
+  explicit FileReader(const std::string& path) : file_(open_file(path)) {}
+  const CaptureStats& stats() const override { return stats_; }
+  void rewind() override {
+    std::rewind(file_.get());
+    ended_ = false;
+  }
+
+ protected:
+  bool end(const char* why) {
+    if (why) ++stats_.skipped[why];
+    ended_ = true;
+    return false;
+  }
+  // A payload read whole: counts it and hands it out, or skips it when it is not CAT240.
+  bool accept(Datagram& out, double time) {
+    if (!cat240::looks_like_cat240(out.payload)) {
+      ++stats_.non_cat240;
+      return false;
+    }
+    out.time = time;
+    out.src_ip = out.dst_ip = 0;
+    out.src_port = out.dst_port = 0;
+    ++stats_.datagrams;
+    stats_.bytes += out.payload.size();
+    return true;
+  }
+  FilePtr file_;
+  CaptureStats stats_;
+  bool ended_ = false;
+};
+
+// Raw ASTERIX: data blocks back to back; one Datagram per block.
+class RawReader final : public FileReader {
+ public:
+  explicit RawReader(const std::string& path) : FileReader(path) {}
   bool next(Datagram& out) override {
     for (;;) {
       if (ended_) return false;
@@ -41,42 +76,17 @@ class RawReader final : public CaptureReader {
       std::memcpy(out.payload.data(), head.data(), 3);
       if (std::fread(out.payload.data() + 3, 1, len - 3u, file_.get()) != len - 3u)
         return end("truncated");
-      if (!cat240::looks_like_cat240(out.payload)) {
-        ++stats_.non_cat240;
-        continue;
-      }
-      out.time = 0;
-      out.src_ip = out.dst_ip = 0;
-      out.src_port = out.dst_port = 0;
-      ++stats_.datagrams;
-      stats_.bytes += len;
-      return true;
+      if (accept(out, 0)) return true;
     }
   }
-  const CaptureStats& stats() const override { return stats_; }
   CaptureFormat format() const override { return CaptureFormat::Raw; }
-  void rewind() override {
-    std::rewind(file_.get());
-    ended_ = false;
-  }
-
- private:
-  bool end(const char* why) {
-    if (why) ++stats_.skipped[why];
-    ended_ = true;
-    return false;
-  }
-  std::string path_;
-  FilePtr file_;
-  CaptureStats stats_;
-  bool ended_ = false;
 };
 
 // Eurocontrol FINAL: per record a 2-byte byte count (header + data + padding), board, line,
 // recording day, 24-bit time of day in 10 ms, the data, then 4 padding octets 0xA5.
-class FinalReader final : public CaptureReader {
+class FinalReader final : public FileReader {
  public:
-  explicit FinalReader(const std::string& path) : file_(open_file(path)) {}
+  explicit FinalReader(const std::string& path) : FileReader(path) {}
   bool next(Datagram& out) override {
     for (;;) {
       if (ended_) return false;
@@ -95,35 +105,11 @@ class FinalReader final : public CaptureReader {
       if (pad != std::array<uint8_t, 4>{0xA5, 0xA5, 0xA5, 0xA5}) {
         return end("final_bad_record");  // wrong byte count: framing is lost
       }
-      if (!cat240::looks_like_cat240(out.payload)) {
-        ++stats_.non_cat240;
-        continue;
-      }
       const uint32_t t10ms = (uint32_t{head[5]} << 16) | (uint32_t{head[6]} << 8) | head[7];
-      out.time = t10ms * 0.01;
-      out.src_ip = out.dst_ip = 0;
-      out.src_port = out.dst_port = 0;
-      ++stats_.datagrams;
-      stats_.bytes += n;
-      return true;
+      if (accept(out, t10ms * 0.01)) return true;
     }
   }
-  const CaptureStats& stats() const override { return stats_; }
   CaptureFormat format() const override { return CaptureFormat::Final; }
-  void rewind() override {
-    std::rewind(file_.get());
-    ended_ = false;
-  }
-
- private:
-  bool end(const char* why) {
-    if (why) ++stats_.skipped[why];
-    ended_ = true;
-    return false;
-  }
-  FilePtr file_;
-  CaptureStats stats_;
-  bool ended_ = false;
 };
 
 }  // namespace
