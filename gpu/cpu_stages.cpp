@@ -235,11 +235,12 @@ void cfar_polar(ThreadPool& pool, const PolarFrame& f, int guard, int train, dou
   const int B = f.range_bins;
   mask.resize(f.cells.size());
   pool.parallel_for(f.azimuths, [&](int a0, int a1) {
+    // Power (amplitude squared): the CA-CFAR factor is derived for square-law detected video.
     std::vector<int32_t> pre(static_cast<size_t>(B) + 1);
     for (int a = a0; a < a1; ++a) {
       const uint8_t* row = f.row(a);
       pre[0] = 0;
-      for (int r = 0; r < B; ++r) pre[size_t(r) + 1] = pre[size_t(r)] + row[r];
+      for (int r = 0; r < B; ++r) pre[size_t(r) + 1] = pre[size_t(r)] + int32_t(row[r]) * row[r];
       uint8_t* m = mask.data() + size_t(a) * size_t(B);
       for (int r = 0; r < B; ++r) {
         int n = 0, sum = 0;
@@ -253,7 +254,7 @@ void cfar_polar(ThreadPool& pool, const PolarFrame& f, int guard, int train, dou
           n += re - rb;
           sum += pre[size_t(re)] - pre[size_t(rb)];
         }
-        m[r] = (n > 0 && float(row[r]) > k[size_t(n)] * float(sum)) ? 255 : 0;
+        m[r] = (n > 0 && float(int(row[r]) * row[r]) > k[size_t(n)] * float(sum)) ? 255 : 0;
       }
     }
   });

@@ -164,6 +164,14 @@ void apply_param(Scenario& s, const std::string& key, const std::string& v) {
     s.vessels.count = int(n);
   } else if (key == "separated") {
     s.vessels.separated = parse_bool(key, v);
+  } else if (key == "vessel_range_min") {
+    s.vessels.range_min_m = parse_double(key, v);
+    SWL_CHECK(s.vessels.range_min_m >= 0 && s.vessels.range_min_m <= 1e6,
+              "sim: vessel_range_min must be 0..1000000 (metres)");
+  } else if (key == "land_clearance") {
+    s.vessels.land_clearance_m = parse_double(key, v);
+    SWL_CHECK(s.vessels.land_clearance_m >= 0 && s.vessels.land_clearance_m <= 5000,
+              "sim: land_clearance must be 0..5000 (metres)");
   } else if (key == "noise") {
     int sw = parse_switch(v);
     if (sw >= 0) {

@@ -66,6 +66,11 @@ struct VesselConfig {
   double strength_min = 170, strength_max = 255;  // peak amplitude (8-bit levels)
   double turn_rate_max_dps = 3;                   // a vessel turns at up to this rate for a while
   bool separated = false;                         // place on a polar grid so no two echoes touch
+  // Vessels keep this far off the land (plus half their length), as ships under way keep off a
+  // lee shore: no hull overlaps a land echo.
+  double land_clearance_m = 300;
+  // Closest approach to the radar; < 0: min(800 m, 0.2 x the instrumented range).
+  double range_min_m = -1;
 };
 
 // How records are cut and packed on the wire, after real producers (data/README.md).

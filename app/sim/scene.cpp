@@ -162,7 +162,20 @@ bool Scene::in_region(const Vessel& v, double x, double y) const {
   if (r < v.r_min || r > v.r_max) return false;
   const double b = wrap360(std::atan2(x, y) / kDeg - v.b_min_deg);
   if (b > v.b_span_deg) return false;
-  return !land_.is_land(x, y);
+  return clear_of_land(v, x, y);
+}
+
+bool Scene::clear_of_land(const Vessel& v, double x, double y) const {
+  if (land_.is_land(x, y)) return false;
+  const double reach = 0.5 * v.length_m + s_.vessels.land_clearance_m;
+  // Two rings of probes, spaced well under the smallest island's size.
+  constexpr int kProbes = 24;
+  for (const double r : {0.5 * reach, reach})
+    for (int i = 0; i < kProbes; ++i) {
+      const double a = 2 * kPi * i / kProbes;
+      if (land_.is_land(x + r * std::sin(a), y + r * std::cos(a))) return false;
+    }
+  return true;
 }
 
 void Scene::place_vessels() {
@@ -184,7 +197,7 @@ void Scene::place_vessels() {
   if (!vc.separated) {
     for (int i = 0; i < vc.count; ++i) {
       Vessel v = make(i);
-      v.r_min = std::min(800.0, 0.2 * R);
+      v.r_min = vc.range_min_m >= 0 ? std::min(vc.range_min_m, 0.9 * R) : std::min(800.0, 0.2 * R);
       v.r_max = 0.92 * R;
       v.b_min_deg = 0;
       v.b_span_deg = 360;
@@ -193,7 +206,7 @@ void Scene::place_vessels() {
         const double th = rng.uniform(0, 2 * kPi);
         v.x = r * std::sin(th);
         v.y = r * std::cos(th);
-        if (!land_.is_land(v.x, v.y)) break;
+        if (clear_of_land(v, v.x, v.y)) break;
       }
       vessels_.push_back(v);
     }
@@ -229,7 +242,7 @@ void Scene::place_vessels() {
       const double th = (v.b_min_deg + rng.uniform(0, v.b_span_deg)) * kDeg;
       v.x = r * std::sin(th);
       v.y = r * std::cos(th);
-      if (!land_.is_land(v.x, v.y)) {
+      if (clear_of_land(v, v.x, v.y)) {
         ++next;
         break;
       }

@@ -72,6 +72,8 @@ class Scene {
   void prepare_rotation();  // polar scatterers, rain positions for the current state
   void move(double dt);
   bool in_region(const Vessel& v, double x, double y) const;
+  // No land within the vessel's half length plus the configured clearance of (x, y).
+  bool clear_of_land(const Vessel& v, double x, double y) const;
 
   void render_radial(int a, uint8_t* out, std::vector<float>& pow, std::vector<uint16_t>& tex,
                      int& tex_row) const;

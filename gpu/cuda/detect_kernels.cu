@@ -17,6 +17,14 @@ struct CfarTable {
   int guard, train;
 };
 
+// The video is linear amplitude: the detector works on power (the cell's value squared against
+// the training cells' summed squares), where the CA-CFAR factor holds. Integer sums are exact:
+// (2 x 256 cells) x 255^2 and a prefix over 12000 bins x 255^2 both fit an int.
+__device__ __forceinline__ int power_of(const uint8_t* p) {
+  const int v = __ldg(p);
+  return v * v;
+}
+
 // One block per azimuth row; each thread a contiguous run of cells, sliding the two training
 // windows with exact integer sums.
 __global__ void cfar_kernel(const uint8_t* __restrict__ polar, uint8_t* __restrict__ mask, int bins,
@@ -31,30 +39,30 @@ __global__ void cfar_kernel(const uint8_t* __restrict__ polar, uint8_t* __restri
   int lb = max(0, r - G - T), le = max(0, r - G);                // [lb, le)
   int rb = min(bins, r + G + 1), re = min(bins, r + G + T + 1);  // [rb, re)
   int sl = 0, sr = 0;
-  for (int i = lb; i < le; ++i) sl += __ldg(row + i);
-  for (int i = rb; i < re; ++i) sr += __ldg(row + i);
+  for (int i = lb; i < le; ++i) sl += power_of(row + i);
+  for (int i = rb; i < re; ++i) sr += power_of(row + i);
   for (;;) {
     const int n = (le - lb) + (re - rb);
-    const float v = float(__ldg(row + r));
+    const float v = float(power_of(row + r));
     m[r] = (n > 0 && v > __fmul_rn(tab.k[n], float(sl + sr))) ? 255 : 0;
     if (++r == r_end) break;
     // Slide to r: the left window gains r-1-G and loses r-1-G-T, the right loses r+G, gains r+G+T.
     if (r - 1 - G >= 0) {
-      sl += __ldg(row + (r - 1 - G));
+      sl += power_of(row + (r - 1 - G));
       le = r - G;
     }
     if (r - 1 - G - T >= 0) {
-      sl -= __ldg(row + (r - 1 - G - T));
+      sl -= power_of(row + (r - 1 - G - T));
       lb = r - G - T;
     }
     if (r + G < bins) {
-      sr -= __ldg(row + (r + G));
+      sr -= power_of(row + (r + G));
       rb = r + G + 1;
     } else {
       rb = bins;
     }
     if (r + G + T < bins) {
-      sr += __ldg(row + (r + G + T));
+      sr += power_of(row + (r + G + T));
       re = r + G + T + 1;
     } else {
       re = bins;
@@ -83,7 +91,7 @@ __global__ void cfar_prefix_kernel(const uint8_t* __restrict__ polar, uint8_t* _
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int r = base + 4 * t + i;
-      c[i] = run += r < bins ? int(__ldg(row + r)) : 0;
+      c[i] = run += r < bins ? power_of(row + r) : 0;
     }
     int incl = run;  // inclusive scan of the threads' runs within the warp
 #pragma unroll
@@ -114,7 +122,7 @@ __global__ void cfar_prefix_kernel(const uint8_t* __restrict__ polar, uint8_t* _
     const int rb = min(bins, r + G + 1), re = min(bins, r + G + T + 1);
     const int n = (le - lb) + (re - rb);
     const int sum = (P[le] - P[lb]) + (P[re] - P[rb]);
-    const float v = float(__ldg(row + r));
+    const float v = float(power_of(row + r));
     m[r] = (n > 0 && v > __fmul_rn(tab.k[n], float(sum))) ? 255 : 0;
   }
 }

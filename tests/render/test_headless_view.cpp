@@ -131,7 +131,8 @@ TEST(HeadlessView, BundledCaptureMatchesTheGoldenImage) {
   // The golden image was rendered by Mesa's llvmpipe (as on CI). Another GL implementation
   // rasterises the antialiased text and lines differently: on the H100 (NVIDIA EGL) 1.0 % of the
   // pixels differ, mean 1.35 levels, so there the bounds are 2 % and 2 levels.
-  const bool mesa = r.report.value("gl_renderer", std::string()).find("llvmpipe") != std::string::npos;
+  const bool mesa =
+      r.report.value("gl_renderer", std::string()).find("llvmpipe") != std::string::npos;
   EXPECT_LE(frac, mesa ? kMaxDifferingFraction : 0.02) << "mean diff " << mean;
   EXPECT_LE(mean, mesa ? kMaxMeanDiff : 2.0);
 }
@@ -146,11 +147,14 @@ TEST(HeadlessView, BundledCaptureComponentsMatchTheSimulatorTruth) {
     int n = 0;
     const auto missed = unmatched(f, truth, mpp, n);
     EXPECT_EQ(n, 50);
-    // The harbour scene puts a few vessels inside the sea clutter within 3 km, a rain cell and
-    // against the coast, where a threshold-and-label extractor merges them with the extended
-    // echo (dropped by the area filter). Seven of 50 in this capture; every other one is found.
-    EXPECT_LE(missed.size(), 7u) << "frame " << f["frame"];
-    EXPECT_GT(f["count"].get<int>(), 43);
+    // Every vessel, also those inside the rain cells and off the coast: the settings detect with
+    // CA-CFAR (guard 24, 64 training cells, Pfa 1e-6), which follows the local clutter level.
+    EXPECT_TRUE(missed.empty()) << missed.size() << " missed in frame " << f["frame"]
+                                << ", first id " << (missed.empty() ? -1 : missed[0].id);
+    // CFAR's false alarms on the spiky (K-distributed) sea clutter and the land's edges pass
+    // the area filter too; bounded so that a detector gone noisy fails.
+    EXPECT_GE(f["count"].get<int>(), 50);
+    EXPECT_LE(f["count"].get<int>(), 400);
     EXPECT_EQ(f["count"].get<size_t>(), f["components"].size());
     EXPECT_TRUE(f["times_ms"].contains("scan"));
   }

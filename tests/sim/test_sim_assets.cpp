@@ -17,6 +17,7 @@ sim::Scenario asset_scenario() {
   s.radar.cells = 2048;
   s.radar.res_bits = 4;
   s.radar.compress = true;
+  s.vessels.range_min_m = 3000;
   return s;
 }
 
