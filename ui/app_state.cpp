@@ -218,9 +218,18 @@ size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
   return total;
 }
 
+bool AppState::recording() const {
+  return raw_recording_ ? (source_ && source_->raw_recording()) : recorder_ != nullptr;
+}
+
 bool AppState::start_recording(const std::string& path) {
   stop_recording();
   try {
+    if (source_ && source_->start_raw_recording(path, "pcap")) {
+      raw_recording_ = true;
+      recording_error_.clear();
+      return true;
+    }
     recorder_ = capture::open_pcap_writer(path);
     recording_error_.clear();
     spdlog::info("recording to {}", path);
@@ -233,6 +242,11 @@ bool AppState::start_recording(const std::string& path) {
 }
 
 void AppState::stop_recording() {
+  if (raw_recording_) {
+    raw_recording_ = false;
+    if (source_) source_->stop_raw_recording();
+    return;
+  }
   if (!recorder_) return;
   try {
     recorder_->flush();
@@ -244,6 +258,7 @@ void AppState::stop_recording() {
 }
 
 uint64_t AppState::recorded_datagrams() const {
+  if (raw_recording_) return source_ ? source_->raw_recorded() : 0;
   return recorder_ ? recorder_->datagrams_written() : 0;
 }
 

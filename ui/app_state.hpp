@@ -70,12 +70,16 @@ class AppState {
   void seek_rotation(uint64_t n);
   void set_speed(double factor);  // 0 = unpaced
   void set_loop(bool loop);
-  // Records what the source delivers to a pcap file (each record re-encoded into its own
-  // datagram to the UDP settings' group:port, raw video octets kept); false with the reason in
-  // recording_error() when the file cannot be created.
+  // Records the feed to a pcap file: a live UDP source's datagrams exactly as they arrive (the
+  // source's raw tap: bytes, arrival times, addresses, also datagrams that fail to decode);
+  // other sources' records re-encoded, one datagram each, to the UDP settings' group:port (raw
+  // video octets kept). False with the reason in recording_error() when the file cannot be
+  // created.
   bool start_recording(const std::string& path);
   void stop_recording();
-  bool recording() const { return recorder_ != nullptr; }
+  bool recording() const;
+  // True while the current recording is the source's raw datagram tap.
+  bool recording_raw() const { return raw_recording_; }
   uint64_t recorded_datagrams() const;
   const std::string& recording_error() const { return recording_error_; }
   // Switches the backend now ("cpu" or "cuda"); falls back to the CPU with a message.
@@ -130,6 +134,7 @@ class AppState {
   std::vector<cat240::Record> records_;
   std::deque<cat240::Record> held_;
   std::unique_ptr<capture::CaptureWriter> recorder_;
+  bool raw_recording_ = false;
   // Which file rotation is being drawn: set by seeks, advanced by each completed rotation.
   uint64_t shown_rotation_ = 0;
   uint64_t seen_completions_ = 0;

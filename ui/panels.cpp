@@ -126,12 +126,14 @@ void source_panel(AppState& st) {
       } else {
         if (ImGui::Button("Stop recording")) st.stop_recording();
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC %llu",
-                           static_cast<unsigned long long>(st.recorded_datagrams()));
+        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC %llu%s",
+                           static_cast<unsigned long long>(st.recorded_datagrams()),
+                           st.recording_raw() ? " datagrams (as received)" : " records");
       }
       help_marker(
-          "Each received record is written as one UDP datagram to the group and port above,\n"
-          "its video octets as received (re-encoded headers).");
+          "Live UDP: every datagram exactly as received, with its arrival time and addresses.\n"
+          "Simulator or file: each record re-encoded as one UDP datagram to the group and port\n"
+          "above, its video octets unchanged.");
       if (!st.recording_error().empty())
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", st.recording_error().c_str());
       ImGui::EndTabItem();

@@ -282,6 +282,13 @@ std::unique_ptr<CaptureWriter> open_raw_writer(const std::string& path) {
 std::unique_ptr<CaptureWriter> open_final_writer(const std::string& path) {
   return std::make_unique<FinalWriter>(path);
 }
+CaptureFormat recording_format_from_string(const std::string& name) {
+  if (name == "pcap" || name.empty()) return CaptureFormat::Pcap;
+  if (name == "pcapng") return CaptureFormat::Pcapng;
+  if (name == "raw") return CaptureFormat::Raw;
+  throw Error("recording format must be pcap, pcapng or raw, not '" + name + "'");
+}
+
 std::unique_ptr<CaptureWriter> open_capture_writer(const std::string& path, CaptureFormat format) {
   switch (format) {
     case CaptureFormat::Pcap:

@@ -44,5 +44,8 @@ std::unique_ptr<CaptureWriter> open_final_writer(const std::string& path);
 
 // The writer for `format` (Raw, Pcap, Pcapng, Final).
 std::unique_ptr<CaptureWriter> open_capture_writer(const std::string& path, CaptureFormat format);
+// "pcap" (also ""), "pcapng" or "raw": the formats a live recording can be written in. Throws
+// sweepline::Error naming the accepted ones otherwise.
+CaptureFormat recording_format_from_string(const std::string& name);
 
 }  // namespace sweepline::capture

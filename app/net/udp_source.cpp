@@ -19,9 +19,10 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
   batch_.clear();
   receiver_->drain(batch_);
   for (const capture::Datagram& d : batch_) {
-    if (recorder_ && state_ == "running") {
+    if (recorder_) {
       try {
         recorder_->write(d);
+        ++recorded_;
       } catch (const Error& e) {
         // A full disk stops the recording, not the display.
         state_ = std::string("error: recording stopped: ") + e.what();
@@ -40,7 +41,15 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
       if (r.msg_index) tracker_.observe(r.sac, r.sic, *r.msg_index);
     }
   }
-  if (recorder_ && !batch_.empty()) recorder_->flush();
+  if (recorder_ && !batch_.empty()) {
+    try {
+      recorder_->flush();
+    } catch (const Error& e) {
+      state_ = std::string("error: recording stopped: ") + e.what();
+      spdlog::error("{}", state_);
+      recorder_.reset();
+    }
+  }
   const auto now = std::chrono::steady_clock::now();
   const double dt = std::chrono::duration<double>(now - rate_t0_).count();
   if (dt >= 1.0) {
@@ -50,6 +59,27 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
     rate_t0_ = now;
   }
   return true;
+}
+
+bool UdpSource::start_raw_recording(const std::string& path, const std::string& format) {
+  stop_raw_recording();
+  recorder_ = capture::open_capture_writer(path, capture::recording_format_from_string(format));
+  recorded_ = 0;
+  if (state_.rfind("error: recording", 0) == 0) state_ = "running";
+  spdlog::info("recording {} to {} ({})", options_.uri, path, format);
+  return true;
+}
+
+void UdpSource::stop_raw_recording() {
+  if (!recorder_) return;
+  try {
+    recorder_->flush();
+    spdlog::info("recording stopped after {} datagrams", recorded_);
+  } catch (const Error& e) {
+    state_ = std::string("error: recording stopped: ") + e.what();
+    spdlog::error("{}", state_);
+  }
+  recorder_.reset();
 }
 
 SourceStatus UdpSource::status() const {

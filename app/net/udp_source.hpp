@@ -30,12 +30,17 @@ class UdpSource : public RecordSource {
   bool poll(std::vector<cat240::Record>& out) override;
   SourceStatus status() const override;
   const UdpReceiver& receiver() const { return *receiver_; }
-  uint64_t recorded() const { return recorder_ ? recorder_->datagrams_written() : 0; }
+  uint64_t recorded() const { return recorded_; }
+  bool start_raw_recording(const std::string& path, const std::string& format) override;
+  void stop_raw_recording() override;
+  bool raw_recording() const override { return recorder_ != nullptr; }
+  uint64_t raw_recorded() const override { return recorded_; }
 
  private:
   LiveOptions options_;
   std::unique_ptr<UdpReceiver> receiver_;
   std::unique_ptr<capture::CaptureWriter> recorder_;
+  uint64_t recorded_ = 0;  // datagrams written by the current (or last) recording
   cat240::Decoder decoder_;
   MsgIndexTracker tracker_;
   std::vector<capture::Datagram> batch_;

@@ -18,10 +18,10 @@ struct SourceStatus {
   uint64_t records = 0;
   uint64_t bytes = 0;
   double bytes_per_s = 0;
-  uint64_t lost_messages = 0;  // from I240/020 gaps
+  uint64_t lost_messages = 0;              // from I240/020 gaps
   std::map<std::string, uint64_t> errors;  // by reason
   uint64_t skipped = 0;                    // datagrams that were not CAT240 / filtered out
-  uint64_t rotation = 0;         // replay: rotation (file index) now being delivered
+  uint64_t rotation = 0;                   // replay: rotation (file index) now being delivered
   uint64_t discontinuities = 0;  // replay: seeks and loops so far (an assembler may reset)
 };
 
@@ -33,7 +33,7 @@ class ReplayControl {
   virtual bool paused() const = 0;
   virtual void set_speed(double factor) = 0;  // 0 = unpaced (as fast as possible)
   virtual double speed() const = 0;
-  virtual void step_rotation() = 0;           // while paused: deliver one more rotation
+  virtual void step_rotation() = 0;  // while paused: deliver one more rotation
   virtual void seek_rotation(uint64_t n) = 0;
   virtual uint64_t rotation_count() const = 0;  // rotations known (file index); 0 if unknown
   virtual void set_loop(bool loop) = 0;
@@ -48,14 +48,24 @@ class RecordSource {
   virtual bool poll(std::vector<cat240::Record>& out) = 0;
   virtual SourceStatus status() const = 0;
   virtual ReplayControl* replay() { return nullptr; }
+  // Live sources record every datagram exactly as it arrives (bytes, arrival time, addresses),
+  // from the next poll() on, to `path` in `format` ("pcap", "pcapng" or "raw"). Returns false
+  // when this source has no such tap (files and the simulator); throws sweepline::Error when the
+  // file cannot be created. A write error stops the recording and shows in status().
+  virtual bool start_raw_recording(const std::string& /*path*/, const std::string& /*format*/) {
+    return false;
+  }
+  virtual void stop_raw_recording() {}
+  virtual bool raw_recording() const { return false; }
+  virtual uint64_t raw_recorded() const { return 0; }
 };
 
 struct SourceOptions {
-  double speed = 1.0;        // replay speed, 0 = unpaced
+  double speed = 1.0;  // replay speed, 0 = unpaced
   bool loop = true;
-  int port = 0;              // capture filter on UDP destination port (0 = any)
-  std::string group;         // capture filter on destination multicast group ("" = any)
-  std::string interface;     // multicast join interface for udp:// (address or name)
+  int port = 0;           // capture filter on UDP destination port (0 = any)
+  std::string group;      // capture filter on destination multicast group ("" = any)
+  std::string interface;  // multicast join interface for udp:// (address or name)
   // udp:// only: record the feed as it arrives (original arrival times and addresses) to this
   // file ("" = no recording) in record_format: "pcap", "pcapng" or "raw".
   std::string record_path;
@@ -65,7 +75,8 @@ struct SourceOptions {
 // Opens `sim://SCENARIO?seed=N&rpm=R`, `udp://GROUP:PORT[?iface=IF]`, `file://PATH` or a plain
 // path (raw ASTERIX, pcap, pcapng, FINAL; detected from the content). Throws sweepline::Error
 // with a message fit for the user when the URI is malformed or the source cannot be opened.
-std::unique_ptr<RecordSource> open_source(const std::string& uri, const SourceOptions& options = {});
+std::unique_ptr<RecordSource> open_source(const std::string& uri,
+                                          const SourceOptions& options = {});
 
 inline constexpr const char* kDefaultSourceUri = "sim://harbour?seed=1&rpm=24";
 

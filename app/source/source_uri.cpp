@@ -123,14 +123,10 @@ net::LiveOptions live_options(const ParsedUri& u, const SourceOptions& options,
     o.udp.rcvbuf_bytes = int(parse_int(u.query.at("rcvbuf"), 0, 1 << 30, "rcvbuf", uri));
   o.record_path = u.query.count("record") ? u.query.at("record") : options.record_path;
   const std::string fmt = u.query.count("format") ? u.query.at("format") : options.record_format;
-  if (fmt == "pcap" || fmt.empty()) {
-    o.record_format = capture::CaptureFormat::Pcap;
-  } else if (fmt == "pcapng") {
-    o.record_format = capture::CaptureFormat::Pcapng;
-  } else if (fmt == "raw") {
-    o.record_format = capture::CaptureFormat::Raw;
-  } else {
-    fail(uri, "recording format must be pcap, pcapng or raw, not '" + fmt + "'");
+  try {
+    o.record_format = capture::recording_format_from_string(fmt);
+  } catch (const Error& e) {
+    fail(uri, e.what());
   }
   return o;
 }

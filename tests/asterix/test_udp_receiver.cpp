@@ -149,6 +149,59 @@ TEST(UdpReceiver, TenTimesRadarRateOnLoopbackLosesNothingAndRecords) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(UdpReceiver, RawRecordingStartsAndStopsOnAStreamKeepingEveryDatagramAsReceived) {
+  // What the viewer's Record button does on a live feed: only the datagrams between start and
+  // stop, byte for byte, the one that is not ASTERIX included.
+  const auto dir = temp_dir();
+  net::LiveOptions opt;
+  opt.udp.address = "127.0.0.1";
+  opt.uri = "udp://127.0.0.1:0";
+  net::UdpSource src(opt);
+  RecordSource& source = src;
+  const uint16_t port = src.receiver().port();
+  Sender s;
+  std::vector<cat240::Record> recs;
+  auto deliver = [&](const std::vector<uint8_t>& bytes, uint64_t datagrams_after) {
+    ASSERT_TRUE(s.send_to("127.0.0.1", port, bytes));
+    const auto deadline = steady_clock::now() + seconds(2);
+    while (src.status().datagrams < datagrams_after && steady_clock::now() < deadline) {
+      source.poll(recs);
+      std::this_thread::sleep_for(milliseconds(1));
+    }
+    source.poll(recs);
+    ASSERT_EQ(src.status().datagrams, datagrams_after);
+  };
+  deliver(radar_message(1), 1);  // before the recording
+  EXPECT_FALSE(source.raw_recording());
+  const std::string path = (dir / "tap.pcapng").string();
+  ASSERT_TRUE(source.start_raw_recording(path, "pcapng"));
+  EXPECT_TRUE(source.raw_recording());
+  const std::vector<uint8_t> junk = {0x30, 0x00, 0x02, 0xFF, 0x01};  // CAT48, not video
+  const std::vector<std::vector<uint8_t>> kept = {radar_message(2), junk, radar_message(3)};
+  for (size_t i = 0; i < kept.size(); ++i) deliver(kept[i], 2 + i);
+  source.stop_raw_recording();
+  EXPECT_FALSE(source.raw_recording());
+  deliver(radar_message(4), 5);  // after it
+  EXPECT_EQ(source.raw_recorded(), 3u);
+  EXPECT_EQ(src.status().skipped, 1u);
+  EXPECT_EQ(recs.size(), 4u);
+
+  // The reader hands out the CAT240 datagrams and counts the other one: all three were written.
+  auto reader = capture::open_capture(path);
+  capture::Datagram d;
+  std::vector<std::vector<uint8_t>> read;
+  while (reader->next(d)) {
+    read.push_back(d.payload);
+    EXPECT_EQ(d.dst_port, port);
+  }
+  EXPECT_EQ(read, (std::vector<std::vector<uint8_t>>{kept[0], kept[2]}));
+  EXPECT_EQ(reader->stats().non_cat240, 1u);
+  EXPECT_THROW(source.start_raw_recording((dir / "x.pcap").string(), "mp4"), Error);
+  EXPECT_THROW(source.start_raw_recording((dir / "no/such/dir/x.pcap").string(), "pcap"), Error);
+  EXPECT_FALSE(source.raw_recording());
+  std::filesystem::remove_all(dir);
+}
+
 TEST(UdpReceiver, SlowConsumerDropsAreCountedNotBlocking) {
   net::UdpConfig cfg;
   cfg.address = "127.0.0.1";
