@@ -4,6 +4,9 @@
 // with Alg. 6 / Alg. 7 / atomic boxes (paper 000 Table 1). The timed span of `fast` is the whole
 // frame: threshold, labels, consecutive numbering and statistics.
 // Usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] [--max-reps N] [--quick]
+//                  [--fast-only]
+//   --fast-only measures `fast` alone (variants selected by environment, e.g.
+//   SWEEPLINE_CCL_TILES=0, compared quickly).
 //   --save-images writes every 4096^2 image used as PGM and fast's 8-connected labels as raw
 //   int32 (NAME.labels8.i32) for scripts/bench-peers.py.
 #include <cuda_runtime_api.h>
@@ -45,6 +48,7 @@ struct Options {
   double budget_ms = 600;
   int max_reps = 200;
   bool quick = false;
+  bool fast_only = false;
 };
 
 double median(std::vector<double> v) {
@@ -163,10 +167,12 @@ int main(int argc, char** argv) {
       o.max_reps = std::stoi(next());
     else if (a == "--quick")
       o.quick = true;
+    else if (a == "--fast-only")
+      o.fast_only = true;
     else {
       std::fprintf(stderr,
                    "usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] "
-                   "[--max-reps N] [--quick]\n");
+                   "[--max-reps N] [--quick] [--fast-only]\n");
       return 2;
     }
   }
@@ -210,6 +216,7 @@ int main(int argc, char** argv) {
   auto row = [&](ordered_json& arr, ordered_json base, const ccl::LabelParams& p0) {
     int32_t count = -1;
     for (auto alg : kAlgs) {
+      if (o.fast_only && alg != ccl::Algorithm::Fast) continue;
       ccl::LabelParams p = p0;
       p.algorithm = alg;
       Measure m = bench.run(p, o);
@@ -271,6 +278,7 @@ int main(int argc, char** argv) {
       for (auto box : {ccl::BoxMethod::Atomic, ccl::BoxMethod::LockPerBox,
                        ccl::BoxMethod::LockPerCoordinate}) {
         if (alg != ccl::Algorithm::Kang && box != ccl::BoxMethod::Atomic) continue;
+        if (o.fast_only && alg != ccl::Algorithm::Fast) continue;
         ccl::LabelParams p;
         p.connectivity = 8;
         p.algorithm = alg;

@@ -84,6 +84,7 @@ struct CclState {
 
   void allocate(int w, int h) {
     if (ws.w == w && ws.h == h && uf.p) return;
+    tiled_prepare();
     drop_graph();
     Workspace n;
     n.w = w;
@@ -102,8 +103,14 @@ struct CclState {
     count.reset(4);
     on_bits.reset(size_t(n.words));
     root_bits.reset(size_t(n.words));
-    block_counts.reset(size_t(std::max(n.blocks, n.id_blocks)));
-    newid.reset(size_t(n.capacity));
+    n.tiles_x = (n.wpr + kTileWords - 1) / kTileWords;
+    n.tiles_y = (h + kTileRows - 1) / kTileRows;
+    n.segs = int64_t(h) * n.tiles_x;
+    // `fast` keeps its segment offsets in block_counts and its border bits in newid (both free
+    // until the area filter, which runs after them).
+    n.seg_nblocks = (n.segs + 31) / 32;
+    block_counts.reset(size_t(std::max({n.blocks, n.id_blocks, n.segs + n.seg_nblocks})));
+    newid.reset(size_t(std::max(n.capacity, n.words)));
     keep_bits.reset(size_t(id_words));
     blob.reset(blob_bytes);
     n.uf = uf.p;
@@ -114,6 +121,9 @@ struct CclState {
     n.root_bits = root_bits.p;
     n.block_counts = block_counts.p;
     n.newid = newid.p;
+    n.bord_bits = newid.p;
+    n.seg_offsets = block_counts.p;
+    n.seg_blocks = block_counts.p + n.segs;
     n.keep_bits = keep_bits.p;
     n.blob = blob.p;
     n.blob_bytes = blob_bytes;
@@ -139,11 +149,15 @@ struct CclState {
 
   void enqueue_fast_finish(const uint8_t* img, uint8_t thr, const ccl::LabelParams& p,
                            const uint8_t* d_int, cudaStream_t s, StageEvents* ev) {
-    fast_label(ws, img, thr, p.connectivity, s, ev);
-    assign_ids(ws, true, true, d_int != nullptr, s);
-    if (ev) ev->mark("numbering", s);
-    finalize(ws, d_int, true, true, s);
-    if (ev) ev->mark("labels_stats", s);
+    if (fast_tiles_enabled()) {
+      fast_tiled(ws, img, thr, p.connectivity, d_int, s, ev);
+    } else {
+      fast_label(ws, img, thr, p.connectivity, s, ev);
+      assign_ids(ws, true, true, d_int != nullptr, s);
+      if (ev) ev->mark("numbering", s);
+      finalize(ws, d_int, true, true, s);
+      if (ev) ev->mark("labels_stats", s);
+    }
     if (p.min_area > 0 || p.max_area > 0) {
       area_filter(ws, p.min_area, p.max_area, d_int != nullptr, s);
       if (ev) ev->mark("area_filter", s);

@@ -14,7 +14,7 @@ namespace sweepline::gpu::cuda {
 struct CclState;  // device scratch, events, the captured graph
 
 // Owns the device scratch for one image size (allocated once per size, kept across frames).
-// Device memory beyond the label image: 196.4 MB at 4096x4096 (see scratch_bytes()).
+// Device memory beyond the label image: 196.7 MB at 4096x4096 (see scratch_bytes()).
 class CclLabeller {
  public:
   CclLabeller();

@@ -69,7 +69,18 @@ struct Workspace {
   uint32_t* newid = nullptr;  // area filter's renumbering table / kang's box locks
   uint32_t* keep_bits = nullptr;
   int64_t id_blocks = 0;  // blocks over keep_bits words
+  // `fast` (tiled): tiles of kTileRows x kTileWords words; a segment is one tile's row.
+  int tiles_x = 0, tiles_y = 0;
+  int64_t segs = 0;                 // h * tiles_x
+  uint32_t* bord_bits = nullptr;    // per word: tile roots of components touching another tile
+  uint32_t* seg_offsets = nullptr;  // per segment: roots before it in its block of 32 segments
+  uint32_t* seg_blocks = nullptr;   // per block of 32 segments: roots, then exclusive offsets
+  int64_t seg_nblocks = 0;
 };
+
+// `fast` tiles: 32 rows x 8 words (256 pixels), one thread per word.
+constexpr int kTileWords = 8;
+constexpr int kTileRows = 32;
 
 // Hole filling (paper 003, simultaneous fore/background propagation): writes a 0/1 mask with the
 // holes on into the blob's tail and returns it.
@@ -80,12 +91,24 @@ const uint8_t* fill_holes(const Workspace& ws, const uint8_t* d_image, uint8_t t
 // every pixel reaches its root by following parents) and, for `fast`, the root bits and block
 // counts too (returns true then).
 struct StageEvents;
-// `fast` labels 32 x 256 tiles in shared memory first and unites only tile borders globally
-// (SWEEPLINE_CCL_TILES=0/1 overrides this default once per process).
+// `fast` labels 32 x 256 tiles in shared memory and unites only contacts across tiles globally
+// (ccl_tiles.cu, ccl_tiles_finish.cu), then numbers and measures per tile; the untiled variant
+// (ccl_fast.cu + the common finish) stays selectable: SWEEPLINE_CCL_TILES=0/1 overrides this
+// default once per process.
 constexpr bool kFastTilesDefault = true;
 bool fast_tiles_enabled();
+// Untiled: leaves the forest, root bits and block counts for assign_ids/finalize.
 bool fast_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
                 cudaStream_t stream, StageEvents* ev = nullptr);
+// Tiled, the whole frame: labels, ids 1..n in raster order, statistics (boxes included).
+void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
+                const uint8_t* d_intensity, cudaStream_t stream, StageEvents* ev = nullptr);
+// Its second half (ccl_tiles_finish.cu): scan of the segment counts, statistics of components
+// that span tiles initialised, then per tile the label image and statistics.
+void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
+                  StageEvents* ev);
+// Once per process before any capture: the finish kernel's dynamic shared-memory limit.
+void tiled_prepare();
 void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
                 cudaStream_t stream, StageEvents* ev);
 void propagate_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,

@@ -96,6 +96,32 @@ TEST(GpuCclSmall, FastAcrossTileBorders) {
 #endif
 }
 
+// `fast` numbers a tile's components in shared-memory slots, several passes when a tile holds
+// more than fit (4096 in a 32 x 256 tile of a 4-connected checkerboard): every connectivity, with
+// and without intensity weighting, against the oracle.
+TEST(GpuCclSmall, FastManyComponentsPerTile) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  std::vector<std::pair<std::string, Image8>> imgs;
+  imgs.push_back({"checker1_600x70", test::checkerboard(600, 70, 1)});
+  Image8 dots(531, 77);  // isolated pixels: 2048 components per tile with 8-connectivity too
+  for (int y = 0; y < dots.height; y += 2)
+    for (int x = 0; x < dots.width; x += 2) dots.at(x, y) = 255;
+  imgs.push_back({"dots_531x77", std::move(dots)});
+  for (const auto& [name, img] : imgs)
+    for (int conn : {4, 8})
+      for (bool weighted : {false, true}) {
+        ccl::LabelParams p;
+        p.connectivity = conn;
+        p.algorithm = ccl::Algorithm::Fast;
+        Image8 in = test::random_intensity(img.width, img.height, 9);
+        const Image8* ip = weighted ? &in : nullptr;
+        expect_equal_to_oracle(ccl::label_cuda(img, p, ip), oracle_label(img, p, ip),
+                               tag(name + (weighted ? " weighted" : ""), p.algorithm, conn));
+      }
+#endif
+}
+
 TEST(GpuCclSmall, IntensityGeometryFilterAndHoles) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA

@@ -1,0 +1,409 @@
+// `fast`, tiled (the default), first half: label every 32 x 256 tile in shared memory, unite only
+// the contacts that cross tile borders in global memory, flatten only tile roots.
+//
+// - tile_label_kernel: thresholds the tile (on bits) and a one-pixel halo around it, unites the
+//   row runs of the tile on a shared-memory union-find (roots = minimum local index = minimum
+//   raster index, so the partition and its numbering stay deterministic), and writes
+//   * each pixel's local root (flattened) as int16 into the label image's own tile region
+//     (scratch: the finish reads it back before it writes the labels there),
+//   * root bits of components that stay inside the tile (root_bits) and tile-root bits of those
+//     with a pixel next to an on pixel of another tile (bord_bits),
+//   * forest entries only where the global unions need them: each such border pixel points to its
+//     tile root, each such tile root to itself. Nothing else of the forest is written or read.
+// - tile_border_kernel: one union per contact across a tile border, lanes of a warp with the same
+//   pair of tile roots uniting once; global atomicMin union-find with path halving.
+// - tile_roots_kernel: flattens the border tile roots, adds the global ones to root_bits and
+//   counts roots per segment (one tile's row: 8 words): prefix inside blocks of 32 segments and
+//   block totals, for the numbering scan.
+#include "gpu/cuda/ccl_device.cuh"
+
+namespace sweepline::gpu::cuda::ccl_detail {
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kTilePix = kTileWords * 32;             // pixels per tile row
+constexpr int kTileThreads = kTileWords * kTileRows;  // one thread per word
+constexpr int kTilePixels = kTilePix * kTileRows;
+static_assert(kTileThreads == 256 && kTileWords == 8, "one warp per word column of a tile");
+
+// Shared-memory union-find while unions run: every access is an atomic (the races are intended;
+// atomics keep them defined and racecheck quiet). Parents only ever decrease, so halving is an
+// atomicMin to the grandparent.
+__device__ __forceinline__ int s_find(int32_t* uf, int i) {
+  for (;;) {
+    const int p = atomicOr(uf + i, 0);
+    if (p == i) return i;
+    const int gp = atomicOr(uf + p, 0);
+    if (gp == p) return p;
+    atomicMin(uf + i, gp);
+    i = gp;
+  }
+}
+
+__device__ __forceinline__ void s_unite(int32_t* uf, int a, int b) {
+  for (;;) {
+    a = s_find(uf, a);
+    b = s_find(uf, b);
+    if (a == b) return;
+    if (a > b) {
+      const int t = a;
+      a = b;
+      b = t;
+    }
+    const int old = atomicMin(uf + b, a);
+    if (old == b) return;
+    b = old;
+  }
+}
+
+// After the unions (a barrier later): a plain walk over the parents (lower 16 bits; the upper
+// ones receive the roots meanwhile).
+__device__ __forceinline__ int s_root(const int32_t* uf, int i) {
+  int p = uf[i] & 0xffff;
+  while (p != i) {
+    i = p;
+    p = uf[i] & 0xffff;
+  }
+  return i;
+}
+
+// Local index of the start of the tile-row run holding pixel i of word lx in row ly (runs are
+// cut only at the tile's left edge).
+__device__ __forceinline__ int row_run_start(const uint32_t (*bits)[kTileWords], int ly, int lx,
+                                             int i) {
+  int rs = run_start(bits[ly][lx], i);
+  while (rs == 0 && lx > 0 && (bits[ly][lx - 1] >> 31)) {
+    --lx;
+    rs = run_start(bits[ly][lx], 31);
+  }
+  return ly * kTilePix + lx * 32 + rs;
+}
+
+// On pixels of a word whose neighbours in the row above/below (u: same word, ul/ur: the words
+// left and right of it) include an on pixel.
+__device__ __forceinline__ uint32_t vertical_neighbours(uint32_t u, uint32_t ul, uint32_t ur,
+                                                        bool eight) {
+  return eight ? (u | (u << 1) | (ul >> 31) | (u >> 1) | (ur << 31)) : u;
+}
+
+// Whether a pixel of the tile's left or right edge column at row ly has an on neighbour in the
+// column beyond: col bit r + 1 is row r of that column, r = -1..32.
+__device__ __forceinline__ bool side_contact(uint64_t col, int ly, bool eight) {
+  return eight ? ((col >> ly) & 7u) != 0 : ((col >> (ly + 1)) & 1u) != 0;
+}
+
+// Grid: (tiles across, tiles down), kTileThreads threads, thread (ly, lx) owns word lx of row ly.
+__global__ void __launch_bounds__(kTileThreads, 6)
+    tile_label_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
+                      int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
+                      int16_t* loc, bool eight) {
+  // Entries at tile-row run starts only: the parent; at the end also the root in bits 16..31.
+  __shared__ int32_t s_uf[kTilePixels];
+  __shared__ uint32_t s_bits[kTileRows][kTileWords];
+  __shared__ uint32_t s_bord[kTileRows][kTileWords];  // local roots touching another tile
+  __shared__ uint32_t s_up[kTileWords + 2], s_dn[kTileWords + 2], s_side[2];
+  const int lx = threadIdx.x % kTileWords, ly = threadIdx.x / kTileWords;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int seg0 = blockIdx.x * kTileWords, y0 = blockIdx.y * kTileRows;
+  const int seg = seg0 + lx, y = y0 + ly;
+  const bool inside = seg < wpr && y < h;
+  const uint32_t bits = inside ? threshold_word(img, thr, w, y, seg) : 0u;
+  if (inside) on_bits[int64_t(y) * wpr + seg] = bits;
+  s_bits[ly][lx] = bits;
+  s_bord[ly][lx] = 0;
+  // The halo: rows y0 - 1 and y0 + 32 (words seg0 - 1 .. seg0 + 8), columns left and right.
+  if (warp < 2 && lane < kTileWords + 2) {
+    const int s = seg0 - 1 + lane, yy = warp == 0 ? y0 - 1 : y0 + kTileRows;
+    const uint32_t v =
+        (yy >= 0 && yy < h && s >= 0 && s < wpr) ? threshold_word(img, thr, w, yy, s) : 0u;
+    (warp == 0 ? s_up : s_dn)[lane] = v;
+  } else if (warp == 2 || warp == 3) {
+    const int x = warp == 2 ? seg0 * 32 - 1 : (seg0 + kTileWords) * 32;
+    const int yy = y0 + lane;
+    const bool on = x >= 0 && x < w && yy < h && img[int64_t(yy) * w + x] > thr;
+    const uint32_t m = __ballot_sync(kFull, on);
+    if (lane == 0) s_side[warp - 2] = m;
+  }
+  __syncthreads();
+
+  // Nodes: the starts of the tile's row runs. Contacts with other tiles.
+  const int li0 = ly * kTilePix + lx * 32;
+  const uint32_t prev = lx > 0 ? s_bits[ly][lx - 1] : 0u;
+  const uint32_t next = lx + 1 < kTileWords ? s_bits[ly][lx + 1] : 0u;
+  {
+    uint32_t starts = bits & ~((bits << 1) | (prev >> 31));
+    while (starts) {
+      const int b = __ffs(starts) - 1;
+      starts &= starts - 1;
+      s_uf[li0 + b] = li0 + b;
+    }
+  }
+  uint32_t cont = 0;  // pixels with a neighbour in another tile
+  if (bits) {
+    if (ly == 0) cont |= bits & vertical_neighbours(s_up[lx + 1], s_up[lx], s_up[lx + 2], eight);
+    if (ly == kTileRows - 1)
+      cont |= bits & vertical_neighbours(s_dn[lx + 1], s_dn[lx], s_dn[lx + 2], eight);
+    if (lx == 0 && (bits & 1u)) {
+      const uint64_t col =
+          uint64_t(s_up[0] >> 31) | (uint64_t(s_side[0]) << 1) | (uint64_t(s_dn[0] >> 31) << 33);
+      if (side_contact(col, ly, eight)) cont |= 1u;
+    }
+    if (lx == kTileWords - 1 && (bits >> 31)) {
+      const uint64_t col = uint64_t(s_up[kTileWords + 1] & 1u) | (uint64_t(s_side[1]) << 1) |
+                           (uint64_t(s_dn[kTileWords + 1] & 1u) << 33);
+      if (side_contact(col, ly, eight)) cont |= 1u << 31;
+    }
+  }
+  __syncthreads();
+  // Unions with the row above inside the tile: the leftmost pixel of each vertical overlap, and
+  // with 8-connectivity the diagonal contacts at run ends (as the untiled merge_kernel).
+  if (bits && ly > 0) {
+    const uint32_t above = s_bits[ly - 1][lx];
+    const uint32_t aprev = lx > 0 ? s_bits[ly - 1][lx - 1] : 0u;
+    const uint32_t anext = lx + 1 < kTileWords ? s_bits[ly - 1][lx + 1] : 0u;
+    const uint32_t left = (bits << 1) | (prev >> 31);
+    const uint32_t right = (bits >> 1) | (next << 31);
+    const uint32_t up_left = (above << 1) | (aprev >> 31);
+    const uint32_t up_right = (above >> 1) | (anext << 31);
+    int last_a = -1, last_b = -1;
+    auto join = [&](int i, int lxq, int j) {
+      const int a = row_run_start(s_bits, ly, lx, i), b = row_run_start(s_bits, ly - 1, lxq, j);
+      if (a == last_a && b == last_b) return;
+      last_a = a;
+      last_b = b;
+      s_unite(s_uf, a, b);
+    };
+    uint32_t v = bits & above & ~(left & up_left);
+    while (v) {
+      const int i = __ffs(v) - 1;
+      v &= v - 1;
+      join(i, lx, i);
+    }
+    if (eight) {
+      uint32_t d1 = bits & ~above & ~left & up_left;
+      while (d1) {
+        const int i = __ffs(d1) - 1;
+        d1 &= d1 - 1;
+        if (i > 0)
+          join(i, lx, i - 1);
+        else
+          join(0, lx - 1, 31);
+      }
+      uint32_t d2 = bits & ~above & ~right & up_right;
+      while (d2) {
+        const int i = __ffs(d2) - 1;
+        d2 &= d2 - 1;
+        if (i < 31)
+          join(i, lx, i + 1);
+        else
+          join(31, lx + 1, 0);
+      }
+    }
+  }
+  __syncthreads();
+
+  // The root of every word-local run start goes to the upper 16 bits of its entry (the parent
+  // stays in the lower 16 bits for concurrent walks, so nodes are updated with atomicOr; a run
+  // continued from the previous word is no node and is written plainly), local-root bits, and
+  // for pixels touching another tile the forest entry and the border mark of their root.
+  uint32_t lr = 0;
+  {
+    uint32_t starts = bits & ~(bits << 1);
+    while (starts) {
+      const int b = __ffs(starts) - 1;
+      starts &= starts - 1;
+      const bool continued = b == 0 && (prev >> 31);
+      const int r = s_root(s_uf, continued ? row_run_start(s_bits, ly, lx, 0) : li0 + b);
+      if (continued)
+        s_uf[li0] = r << 16;
+      else
+        atomicOr(s_uf + li0 + b, r << 16);
+      if (r == li0 + b) lr |= 1u << b;
+    }
+    const int base_x = seg0 * 32;
+    while (cont) {
+      const int b = __ffs(cont) - 1;
+      cont &= cont - 1;
+      const int r = s_uf[li0 + run_start(bits, b)] >> 16;
+      atomicOr(&s_bord[r / kTilePix][(r % kTilePix) / 32], 1u << (r & 31));
+      uf[int64_t(y) * w + seg * 32 + b] =
+          int32_t(int64_t(y0 + r / kTilePix) * w + base_x + r % kTilePix);
+    }
+  }
+  __syncthreads();
+  if (inside) {
+    const uint32_t bd = s_bord[ly][lx] & lr;
+    const int64_t gw = int64_t(y) * wpr + seg;
+    root_bits[gw] = lr & ~bd;
+    bord_bits[gw] = bd;
+    const int32_t base = int32_t(int64_t(y) * w + seg * 32);
+    uint32_t m = bd;
+    while (m) {
+      const int b = __ffs(m) - 1;
+      m &= m - 1;
+      uf[base + b] = base + b;
+    }
+  }
+  // Per pixel (warp k: word column k, lane: pixel): its local root as int16 into the tile's own
+  // label region (the finish reads it back before it writes the labels there).
+  {
+    const int k = warp;
+    const int x = (seg0 + k) * 32 + lane;
+    const int64_t col = int64_t(seg0) * 64 + k * 32 + lane;
+    for (int r = 0; r < kTileRows; ++r) {
+      const int yy = y0 + r;
+      if (yy >= h || seg0 + k >= wpr) break;  // uniform across the warp
+      const uint32_t word = s_bits[r][k];
+      const int16_t v = ((word >> lane) & 1u)
+                            ? int16_t(s_uf[r * kTilePix + k * 32 + run_start(word, lane)] >> 16)
+                            : int16_t(-1);
+      if (x < w) loc[2 * int64_t(yy) * w + col] = v;
+    }
+  }
+}
+
+// Unites the tile roots of pixels a and b (forest entries of border pixels point to their tile
+// root and are not changed here) when `has`; lanes of the warp with the same pair of tile roots
+// unite once. Every lane of the warp calls this.
+__device__ __forceinline__ void unite_pixels(int32_t* uf, bool has, int32_t a, int32_t b) {
+  uint64_t key = ~0ull;
+  if (has) key = (uint64_t(uint32_t(__ldcg(uf + a))) << 32) | uint32_t(__ldcg(uf + b));
+#if __CUDA_ARCH__ >= 700
+  const unsigned same = __match_any_sync(kFull, key);
+  if (has && (threadIdx.x & 31) == __ffs(same) - 1)
+#else
+  if (has)
+#endif
+    unite(uf, int32_t(key >> 32), int32_t(key & 0xffffffffu));
+}
+
+// One warp per word of a tile's top row (lane: pixel), every contact with the row above; then
+// one thread per (vertical tile border, row): the pair across the border and, with
+// 8-connectivity, the two diagonals to the row above (a warp: 32 rows of one border).
+__global__ void tile_border_kernel(int32_t* uf, const uint32_t* __restrict__ on_bits, int w, int h,
+                                   int wpr, int tiles_x, int tiles_y, bool eight) {
+  int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lane = threadIdx.x & 31;
+  const int64_t nh = int64_t(tiles_y - 1) * wpr * 32;
+  if (t < nh) {
+    const int64_t wi = t / 32;
+    const int y = int(wi / wpr + 1) * kTileRows, seg = int(wi % wpr);
+    const int64_t gw = int64_t(y) * wpr + seg;
+    const uint32_t bits = on_bits[gw];
+    if (!bits) return;  // uniform across the warp
+    const uint32_t above = on_bits[gw - wpr];
+    const uint32_t prev = seg > 0 ? on_bits[gw - 1] : 0u;
+    const uint32_t next = seg + 1 < wpr ? on_bits[gw + 1] : 0u;
+    const uint32_t aprev = seg > 0 ? on_bits[gw - wpr - 1] : 0u;
+    const uint32_t anext = seg + 1 < wpr ? on_bits[gw - wpr + 1] : 0u;
+    const uint32_t left = (bits << 1) | (prev >> 31);
+    const uint32_t right = (bits >> 1) | (next << 31);
+    const uint32_t up_left = (above << 1) | (aprev >> 31);
+    const uint32_t up_right = (above >> 1) | (anext << 31);
+    const int32_t p = int32_t(int64_t(y) * w) + seg * 32 + lane, q = p - w;
+    unite_pixels(uf, ((bits & above & ~(left & up_left)) >> lane) & 1u, p, q);
+    if (!eight) return;
+    unite_pixels(uf, ((bits & ~above & ~left & up_left) >> lane) & 1u, p, q - 1);
+    unite_pixels(uf, ((bits & ~above & ~right & up_right) >> lane) & 1u, p, q + 1);
+    return;
+  }
+  t -= nh;
+  const int nv = tiles_x - 1;
+  const bool valid = nv > 0 && t < int64_t(nv) * h;
+  if (nv <= 0 || t - lane >= int64_t(nv) * h) return;  // uniform across the warp
+  const int y = valid ? int(t % h) : 0, sr = valid ? (int(t / h) + 1) * kTileWords : kTileWords;
+  const int64_t gw = int64_t(y) * wpr + sr;  // sr: the first word right of the border
+  const bool l = valid && (on_bits[gw - 1] >> 31), r = valid && (on_bits[gw] & 1u);
+  const int32_t pr = int32_t(int64_t(y) * w) + sr * 32, pl = pr - 1;
+  unite_pixels(uf, l && r, pl, pr);
+  if (!eight) return;
+  const bool ul = valid && y > 0 && (on_bits[gw - wpr - 1] >> 31);
+  const bool ur = valid && y > 0 && (on_bits[gw - wpr] & 1u);
+  unite_pixels(uf, r && ul, pr, pl - w);
+  unite_pixels(uf, l && ur, pl, pr - w);
+}
+
+// kTileWords threads per segment (one tile's row), 256 threads: flatten the border tile roots
+// (every other entry the finish reads already points at a tile root), add the global roots among
+// them to root_bits, and count roots: per segment the exclusive prefix inside this block's 32
+// segments (seg_local), per block the total (seg_blocks, scanned next).
+__global__ void __launch_bounds__(256)
+    tile_roots_kernel(int32_t* uf, int w, int wpr, int tiles_x, int64_t segs, uint32_t* root_bits,
+                      const uint32_t* __restrict__ bord_bits, uint32_t* seg_local,
+                      uint32_t* seg_blocks) {
+  __shared__ uint32_t s_seg[32];
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t s = t / kTileWords;
+  const int j = int(t % kTileWords);
+  uint32_t rb = 0;
+  if (s < segs) {
+    const int y = int(s / tiles_x), x = int(s % tiles_x) * kTileWords + j;
+    if (x < wpr) {
+      const int64_t gw = int64_t(y) * wpr + x;
+      rb = root_bits[gw];
+      uint32_t cand = bord_bits[gw];
+      if (cand) {
+        const int32_t base = int32_t(int64_t(y) * w + x * 32);
+        while (cand) {
+          const int b = __ffs(cand) - 1;
+          cand &= cand - 1;
+          const int32_t p = base + b;
+          const int32_t r = find_root(uf, p);  // no halving: only p's own entry is written, so
+          if (r == p)                          // it ends exactly at the root
+            rb |= 1u << b;
+          else
+            __stcg(uf + p, r);
+        }
+        root_bits[gw] = rb;
+      }
+    }
+  }
+  uint32_t c = __popc(rb);
+  c += __shfl_xor_sync(kFull, c, 1);
+  c += __shfl_xor_sync(kFull, c, 2);
+  c += __shfl_xor_sync(kFull, c, 4);
+  if (j == 0) s_seg[threadIdx.x / kTileWords] = c;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    const uint32_t v = s_seg[threadIdx.x];
+    uint32_t inc = v;
+    for (int off = 1; off < 32; off *= 2) {
+      const uint32_t o = __shfl_up_sync(kFull, inc, off);
+      if (int(threadIdx.x) >= off) inc += o;
+    }
+    const int64_t sg = int64_t(blockIdx.x) * 32 + threadIdx.x;
+    if (sg < segs) seg_local[sg] = inc - v;
+    if (threadIdx.x == 31) seg_blocks[blockIdx.x] = inc;
+  }
+}
+
+}  // namespace
+
+void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
+                const uint8_t* d_intensity, cudaStream_t stream, StageEvents* ev) {
+  const bool eight = connectivity == 8;
+  const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
+  auto* loc = reinterpret_cast<int16_t*>(ws.labels);
+  tile_label_kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr,
+                                                        ws.uf, ws.on_bits, ws.root_bits,
+                                                        ws.bord_bits, loc, eight);
+  CCL_CUDA_CHECK(cudaGetLastError());
+  if (ev) ev->mark("init", stream);
+  const int64_t border_threads =
+      int64_t(ws.tiles_y - 1) * ws.wpr * 32 + int64_t(ws.tiles_x - 1) * ws.h;
+  if (border_threads > 0) {
+    tile_border_kernel<<<blocks_for(border_threads, 256), 256, 0, stream>>>(
+        ws.uf, ws.on_bits, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.tiles_y, eight);
+    CCL_CUDA_CHECK(cudaGetLastError());
+  }
+  if (ev) ev->mark("merge", stream);
+  tile_roots_kernel<<<int(ws.seg_nblocks), 256, 0, stream>>>(ws.uf, ws.w, ws.wpr, ws.tiles_x,
+                                                             ws.segs, ws.root_bits, ws.bord_bits,
+                                                             ws.seg_offsets, ws.seg_blocks);
+  CCL_CUDA_CHECK(cudaGetLastError());
+  if (ev) ev->mark("roots", stream);
+  tiled_finish(ws, d_intensity, stream, ev);
+}
+
+}  // namespace sweepline::gpu::cuda::ccl_detail

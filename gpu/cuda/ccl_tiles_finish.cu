@@ -1,0 +1,445 @@
+// `fast`, tiled, second half: consecutive ids and statistics without a forest walk per pixel and
+// without global atomics for components that stay inside one tile.
+//
+// - The block totals of tile_roots_kernel are scanned (one small block): the id of a root is its
+//   block's offset + its segment's prefix in the block + roots of earlier words of the segment +
+//   its rank in its word, so ids follow raster order, 1..n.
+// - border_init_kernel: identities for the statistics of components that span tiles (the only
+//   ones accumulated with global atomics).
+// - tile_finish_kernel: per tile, reads back the local roots (int16, written by the labelling
+//   into the label image's own tile region), numbers the tile's local components ("slots"),
+//   accumulates each row run into its slot (shared-memory atomics, closed forms without an
+//   intensity image), writes the labels, then per component either stores its final statistics
+//   (inside the tile: no atomics, consecutive ids from consecutive threads) or adds them once per
+//   (component, tile) with global atomics. A tile with more components than kSlots shared slots
+//   takes several passes.
+#include <algorithm>
+
+#include "gpu/cuda/ccl_device.cuh"
+
+namespace sweepline::gpu::cuda::ccl_detail {
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kTilePix = kTileWords * 32;
+constexpr int kTileThreads = kTileWords * kTileRows;
+constexpr int kTilePixels = kTilePix * kTileRows;
+constexpr uint32_t kBorderFlag = 0x80000000u;
+constexpr uint32_t kPending = 0xffffffffu;  // in s_ymx while a slot's id is still to be looked up
+
+// Slots per pass: three 256-thread blocks per SM fit (the densest noise has ~1100 components per
+// tile; checkerboards up to 4096 take extra passes).
+template <bool kWeighted>
+constexpr int kSlots = kWeighted ? 1280 : 1536;
+template <bool kWeighted>
+constexpr int kSlotArrays = kWeighted ? 9 : 7;
+template <bool kWeighted>
+constexpr size_t kFinishShared = size_t(kTilePixels) * (kWeighted ? 3 : 2) +
+                                 (size_t(kTileThreads) + 2 * kTileRows + 8) * 4 +
+                                 size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted> * 4;
+
+// Roots before segment sg: its block's offset + its prefix inside the block.
+__device__ __forceinline__ uint32_t seg_offset(const uint32_t* __restrict__ seg_local,
+                                               const uint32_t* __restrict__ seg_blocks,
+                                               int64_t sg) {
+  return seg_blocks[sg / 32] + seg_local[sg];
+}
+
+// The id of the root at bit b of word x in row y (every root bit of the frame is final).
+__device__ __forceinline__ uint32_t root_id(const uint32_t* __restrict__ root_bits,
+                                            const uint32_t* __restrict__ seg_local,
+                                            const uint32_t* __restrict__ seg_blocks, int wpr,
+                                            int tiles_x, int y, int x, int b) {
+  const int64_t row = int64_t(y) * wpr;
+  uint32_t id = seg_offset(seg_local, seg_blocks, int64_t(y) * tiles_x + x / kTileWords);
+  for (int j = (x / kTileWords) * kTileWords; j < x; ++j) id += __popc(root_bits[row + j]);
+  return id + __popc(root_bits[row + x] & ((1u << b) - 1u)) + 1u;
+}
+
+// One thread per word: identities for the statistics of components that span tiles (their roots
+// are the global roots among the border tile roots); ymin is the root's row.
+__global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
+                                   const uint32_t* __restrict__ bord_bits,
+                                   const uint32_t* __restrict__ seg_local,
+                                   const uint32_t* __restrict__ seg_blocks, int wpr, int tiles_x,
+                                   int64_t words, Stats st, int64_t capacity, bool weighted) {
+  const int64_t gw = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (gw >= words) return;
+  uint32_t m = bord_bits[gw];
+  if (!m) return;
+  const uint32_t rb = root_bits[gw];
+  m &= rb;
+  if (!m) return;
+  const int y = int(gw / wpr), x = int(gw % wpr);
+  const uint32_t before = root_id(root_bits, seg_local, seg_blocks, wpr, tiles_x, y, x, 0) - 1u;
+  while (m) {
+    const int b = __ffs(m) - 1;
+    m &= m - 1;
+    const uint32_t id = before + __popc(rb & ((1u << b) - 1u)) + 1u;
+    if (int64_t(id) > capacity) continue;
+    const uint32_t k = id - 1;
+    st.xmin[k] = 0xffffffffu;
+    st.xmax[k] = 0;
+    st.ymin[k] = uint32_t(y);
+    st.ymax[k] = 0;
+    st.sum_w[k] = 0;
+    st.sum_wx[k] = 0;
+    st.sum_wy[k] = 0;
+    if (weighted) {
+      st.area[k] = 0;
+      st.peak[k] = 0;
+    }
+  }
+}
+
+// Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly,
+// its runs and its local roots; warp k writes word column k's labels row by row.
+template <bool kWeighted>
+__global__ void __launch_bounds__(kTileThreads, 3)
+    tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
+                       const uint32_t* __restrict__ on_bits, const uint32_t* __restrict__ root_bits,
+                       const uint32_t* __restrict__ bord_bits,
+                       const uint32_t* __restrict__ seg_local,
+                       const uint32_t* __restrict__ seg_blocks,
+                       const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
+                       Stats st, int64_t capacity) {
+  constexpr int S = kSlots<kWeighted>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  int16_t* s_loc = reinterpret_cast<int16_t*>(smem);  // local root, then encoded slot at roots
+  uint8_t* s_int = smem + size_t(kTilePixels) * 2;    // kWeighted only
+  uint32_t* s_rb = reinterpret_cast<uint32_t*>(s_int + (kWeighted ? kTilePixels : 0));
+  uint32_t* s_segoff = s_rb + kTileThreads;    // roots before each row's segment
+  uint32_t* s_rowslot = s_segoff + kTileRows;  // first slot of each row
+  uint32_t* s_warp = s_rowslot + kTileRows;
+  uint32_t* s_id = s_warp + 8;  // id | kBorderFlag
+  uint32_t* s_sw = s_id + S;
+  uint32_t* s_swx = s_sw + S;   // local x, weighted
+  uint32_t* s_swy = s_swx + S;  // local y, weighted
+  uint32_t* s_xmn = s_swy + S;
+  uint32_t* s_xmx = s_xmn + S;
+  uint32_t* s_ymx = s_xmx + S;
+  uint32_t* s_area = s_ymx + S;  // kWeighted only
+  uint32_t* s_pk = s_area + S;   // kWeighted only
+
+  const int lx = threadIdx.x % kTileWords, ly = threadIdx.x / kTileWords;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int seg0 = blockIdx.x * kTileWords, y0 = blockIdx.y * kTileRows;
+  const int seg = seg0 + lx, y = y0 + ly;
+  const int x0 = seg0 * 32;
+  const bool inside = seg < wpr && y < h;
+  const int li0 = ly * kTilePix + lx * 32;
+  const int xw = x0 + lx * 32;  // first pixel of this thread's word
+  const int64_t pw = int64_t(y) * w + xw;
+  uint32_t bits = 0, rb = 0, bb = 0;
+  if (inside) {
+    const int64_t gw = int64_t(y) * wpr + seg;
+    bits = on_bits[gw];
+    rb = root_bits[gw];
+    bb = bord_bits[gw];
+  }
+  // This word's local roots (int16, from the labelling's scratch in the label image) and, with
+  // an intensity image, its bytes: vector loads where aligned.
+  {
+    const int16_t* loc = reinterpret_cast<const int16_t*>(labels) + 2 * (int64_t(y) * w + x0);
+    uint4* dst = reinterpret_cast<uint4*>(s_loc + li0);
+    const bool full = inside && xw + 32 <= w;
+    if (full && (w & 3) == 0) {
+      const uint4* src = reinterpret_cast<const uint4*>(loc + lx * 32);
+      const uint4 a = src[0], b = src[1], c = src[2], d = src[3];
+      dst[0] = a;
+      dst[1] = b;
+      dst[2] = c;
+      dst[3] = d;
+    } else {
+      for (int i = 0; i < 32; ++i) s_loc[li0 + i] = ((bits >> i) & 1u) ? loc[lx * 32 + i] : -1;
+    }
+    if (kWeighted) {
+      const uint8_t* src = intensity + pw;
+      if (full && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
+        const uint4 a = __ldg(reinterpret_cast<const uint4*>(src));
+        const uint4 b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
+        reinterpret_cast<uint4*>(s_int + li0)[0] = a;
+        reinterpret_cast<uint4*>(s_int + li0)[1] = b;
+      } else {
+        for (int i = 0; i < 32; ++i) s_int[li0 + i] = ((bits >> i) & 1u) ? src[i] : 0;
+      }
+    }
+  }
+  const uint32_t lr = rb | bb;  // local roots: global roots inside the tile + border tile roots
+  s_rb[threadIdx.x] = rb;
+  if (threadIdx.x < kTileRows) {
+    const int yy = y0 + int(threadIdx.x);
+    s_segoff[threadIdx.x] =
+        yy < h ? seg_offset(seg_local, seg_blocks, int64_t(yy) * tiles_x + blockIdx.x) : 0u;
+  }
+  // Slots: local roots numbered in the tile's raster order (a block scan of popcounts).
+  const uint32_t cnt = __popc(lr);
+  uint32_t inc = cnt;
+  for (int off = 1; off < 32; off *= 2) {
+    const uint32_t o = __shfl_up_sync(kFull, inc, off);
+    if (lane >= off) inc += o;
+  }
+  if (lane == 31) s_warp[warp] = inc;
+  __syncthreads();
+  uint32_t before = 0, total = 0;
+  for (int i = 0; i < kTileThreads / 32; ++i) {
+    const uint32_t v = s_warp[i];
+    if (i < warp) before += v;
+    total += v;
+  }
+  const uint32_t slot0 = before + inc - cnt;
+  if (lx == 0) s_rowslot[ly] = slot0;
+  {
+    uint32_t m = lr, s = slot0;
+    while (m) {
+      const int b = __ffs(m) - 1;
+      m &= m - 1;
+      s_loc[li0 + b] = int16_t(-int(s) - 2);
+      ++s;
+    }
+  }
+  uint32_t id_base = 0;  // ids of this word's roots start after id_base
+  if (inside) {
+    id_base = s_segoff[ly];
+    for (int j = 0; j < lx; ++j) id_base += __popc(s_rb[ly * kTileWords + j]);
+  }
+  __syncthreads();
+
+  const int passes = max(1, int((total + S - 1) / S));
+  for (int pass = 0; pass < passes; ++pass) {
+    const int b0 = pass * S, b1 = b0 + S;
+    // Ids and empty statistics of this thread's roots in the pass.
+    {
+      uint32_t m = lr;
+      int s = int(slot0);
+      while (m) {
+        const int b = __ffs(m) - 1;
+        m &= m - 1;
+        if (s >= b0 && s < b1) {
+          const int q = s - b0;
+          uint32_t id;
+          if ((rb >> b) & 1u) {
+            id = id_base + __popc(rb & ((1u << b) - 1u)) + 1u;
+          } else {  // a border tile root under another tile's root: looked up below
+            id = uint32_t(li0 + b);
+            s_ymx[q] = kPending;
+          }
+          s_id[q] = id | (((bb >> b) & 1u) ? kBorderFlag : 0u);
+          s_sw[q] = 0;
+          s_swx[q] = 0;
+          s_swy[q] = 0;
+          s_xmn[q] = 0xffffffffu;
+          s_xmx[q] = 0;
+          if ((rb >> b) & 1u) s_ymx[q] = 0;
+          if (kWeighted) {
+            s_area[q] = 0;
+            s_pk[q] = 0;
+          }
+        }
+        ++s;
+      }
+    }
+    __syncthreads();
+    const int nq = min(S, int(total) - b0);
+    // The ids of border tile roots under another tile's root (flattened by tile_roots_kernel),
+    // one slot per thread so that their global loads overlap.
+    for (int q = threadIdx.x; q < nq; q += kTileThreads) {
+      if (s_ymx[q] != kPending) continue;
+      const int li = int(s_id[q] & ~kBorderFlag);
+      const int32_t g = uf[int64_t(y0 + li / kTilePix) * w + x0 + li % kTilePix];
+      const int gx = g % w;
+      s_id[q] = kBorderFlag |
+                root_id(root_bits, seg_local, seg_blocks, wpr, tiles_x, g / w, gx / 32, gx % 32);
+      s_ymx[q] = 0;
+    }
+    __syncthreads();
+    // The runs of this word into their slots: consecutive runs of one component add up in
+    // registers; each change of component flushes with shared-memory atomics, and when every
+    // thread of the warp (4 rows x 8 words) ends on the same component, their last sums are
+    // reduced across the warp first (a large component's runs become one set of atomics).
+    {
+      int cur = -1;
+      uint32_t a_sw = 0, a_swx = 0, a_n = 0, a_xmn = 0, a_xmx = 0, a_pk = 0;
+      auto flush = [&](int q, uint32_t sw, uint32_t swx, uint32_t swy, uint32_t n, uint32_t xmn,
+                       uint32_t xmx, uint32_t ymx, uint32_t pk) {
+        atomicAdd(s_sw + q, sw);
+        atomicAdd(s_swx + q, swx);
+        atomicAdd(s_swy + q, swy);
+        atomicMin(s_xmn + q, xmn);
+        atomicMax(s_xmx + q, xmx);
+        atomicMax(s_ymx + q, ymx);
+        if (kWeighted) {
+          atomicAdd(s_area + q, n);
+          atomicMax(s_pk + q, pk);
+        }
+      };
+      uint32_t m = bits;
+      while (m) {
+        const int r0 = __ffs(m) - 1;
+        const uint32_t rest = ~(m >> r0);
+        const int n = rest ? __ffs(rest) - 1 : 32 - r0;
+        m &= n >= 32 ? 0u : ~(((1u << n) - 1u) << r0);
+        const int v = s_loc[li0 + r0];
+        const int slot = v < -1 ? -v - 2 : -int(s_loc[v]) - 2;
+        if (slot < b0 || slot >= b1) continue;
+        const int q = slot - b0;
+        const uint32_t c0 = uint32_t(lx * 32 + r0);  // local column of the run's first pixel
+        uint32_t sw, swx, pk = 0;
+        if (kWeighted) {
+          sw = 0;
+          swx = 0;
+          for (int i = 0; i < n; ++i) {
+            const uint32_t val = s_int[li0 + r0 + i];
+            const uint32_t wgt = max(val, 1u);
+            sw += wgt;
+            swx += wgt * (c0 + uint32_t(i));
+            pk = max(pk, val);
+          }
+        } else {
+          sw = uint32_t(n);
+          swx = uint32_t(n) * c0 + uint32_t(n * (n - 1) / 2);
+        }
+        if (q != cur) {
+          if (cur >= 0)
+            flush(cur, a_sw, a_swx, a_sw * uint32_t(ly), a_n, a_xmn, a_xmx, uint32_t(ly), a_pk);
+          cur = q;
+          a_sw = sw;
+          a_swx = swx;
+          a_n = uint32_t(n);
+          a_xmn = c0;
+          a_pk = pk;
+        } else {
+          a_sw += sw;
+          a_swx += swx;
+          a_n += uint32_t(n);
+          a_pk = max(a_pk, pk);
+        }
+        a_xmx = c0 + uint32_t(n - 1);
+      }
+      // When the whole warp's open components are one (a large component), reduce first.
+      const unsigned open = __ballot_sync(kFull, cur >= 0);
+      if (open) {
+        const int first = __shfl_sync(kFull, cur, __ffs(open) - 1);
+        const bool one = __all_sync(kFull, cur < 0 || cur == first);
+        bool done = false;
+#if __CUDA_ARCH__ >= 800
+        if (one) {
+          const bool o = cur >= 0;
+          const uint32_t g_sw = __reduce_add_sync(kFull, o ? a_sw : 0u);
+          const uint32_t g_swx = __reduce_add_sync(kFull, o ? a_swx : 0u);
+          const uint32_t g_swy = __reduce_add_sync(kFull, o ? a_sw * uint32_t(ly) : 0u);
+          const uint32_t g_n = kWeighted ? __reduce_add_sync(kFull, o ? a_n : 0u) : 0u;
+          const uint32_t g_xmn = __reduce_min_sync(kFull, o ? a_xmn : 0xffffffffu);
+          const uint32_t g_xmx = __reduce_max_sync(kFull, o ? a_xmx : 0u);
+          const uint32_t g_ymx = __reduce_max_sync(kFull, o ? uint32_t(ly) : 0u);
+          const uint32_t g_pk = kWeighted ? __reduce_max_sync(kFull, o ? a_pk : 0u) : 0u;
+          if (lane == __ffs(open) - 1)
+            flush(first, g_sw, g_swx, g_swy, g_n, g_xmn, g_xmx, g_ymx, g_pk);
+          done = true;
+        }
+#else
+        (void)one;
+#endif
+        if (!done && cur >= 0)
+          flush(cur, a_sw, a_swx, a_sw * uint32_t(ly), a_n, a_xmn, a_xmx, uint32_t(ly), a_pk);
+      }
+    }
+    // Labels: warp k, word column k, one pixel per lane.
+    {
+      const int k = warp, c = k * 32 + lane, x = x0 + c;
+      if (seg0 + k < wpr && x < w)
+        for (int r = 0; r < kTileRows && y0 + r < h; ++r) {
+          const int v = s_loc[r * kTilePix + c];
+          int slot = -1;
+          if (v != -1) slot = v < -1 ? -v - 2 : -int(s_loc[v]) - 2;
+          const bool in = slot >= b0 && slot < b1;
+          if (in || (pass == 0 && slot < 0))
+            labels[int64_t(y0 + r) * w + x] = in ? int32_t(s_id[slot - b0] & ~kBorderFlag) : 0;
+        }
+    }
+    __syncthreads();
+    // Statistics out, one slot per thread (consecutive ids of a row from consecutive threads):
+    // stored for components inside the tile, added for those that span tiles.
+    for (int q = threadIdx.x; q < nq; q += kTileThreads) {
+      const uint32_t e = s_id[q];
+      const uint32_t id = e & ~kBorderFlag;
+      if (int64_t(id) > capacity) continue;
+      const uint32_t kk = id - 1;
+      const uint64_t sw = s_sw[q];
+      const uint64_t swx = s_swx[q] + uint64_t(x0) * sw;
+      const uint64_t swy = s_swy[q] + uint64_t(y0) * sw;
+      const uint32_t xmn = uint32_t(x0) + s_xmn[q], xmx = uint32_t(x0) + s_xmx[q];
+      const uint32_t ymx = uint32_t(y0) + s_ymx[q];
+      if (!(e & kBorderFlag)) {
+        // The root is the component's first pixel: its row is the top row.
+        const uint32_t slot = uint32_t(b0 + q);
+        int lo = 0;
+        for (int step = kTileRows / 2; step > 0; step /= 2)
+          if (s_rowslot[lo + step] <= slot) lo += step;
+        st.sum_w[kk] = sw;
+        st.sum_wx[kk] = swx;
+        st.sum_wy[kk] = swy;
+        st.xmin[kk] = xmn;
+        st.xmax[kk] = xmx;
+        st.ymin[kk] = uint32_t(y0 + lo);
+        st.ymax[kk] = ymx;
+        if (kWeighted) {
+          st.area[kk] = s_area[q];
+          st.peak[kk] = s_pk[q];
+        }
+      } else {
+        atomicAdd(st.sum_w + kk, (unsigned long long)sw);
+        atomicAdd(st.sum_wx + kk, (unsigned long long)swx);
+        atomicAdd(st.sum_wy + kk, (unsigned long long)swy);
+        atomicMin(st.xmin + kk, xmn);
+        atomicMax(st.xmax + kk, xmx);
+        atomicMax(st.ymax + kk, ymx);
+        if (kWeighted) {
+          atomicAdd(st.area + kk, s_area[q]);
+          atomicMax(st.peak + kk, s_pk[q]);
+        }
+      }
+    }
+    if (pass + 1 < passes) __syncthreads();
+  }
+}
+
+}  // namespace
+
+void tiled_prepare() {
+  static const bool done = [] {
+    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<false>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(kFinishShared<false>)));
+    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<true>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(kFinishShared<true>)));
+    return true;
+  }();
+  (void)done;
+}
+
+void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
+                  StageEvents* ev) {
+  scan_block_counts(ws.seg_blocks, ws.seg_blocks, ws.seg_nblocks, ws.count, stream);
+  const bool weighted = d_intensity != nullptr;
+  border_init_kernel<<<blocks_for(ws.words, 256), 256, 0, stream>>>(
+      ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks, ws.wpr, ws.tiles_x, ws.words,
+      ws.stats, ws.capacity, weighted);
+  CCL_CUDA_CHECK(cudaGetLastError());
+  if (ev) ev->mark("numbering", stream);
+  const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
+  if (weighted)
+    tile_finish_kernel<true><<<tiles, kTileThreads, kFinishShared<true>, stream>>>(
+        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
+        d_intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+  else
+    tile_finish_kernel<false><<<tiles, kTileThreads, kFinishShared<false>, stream>>>(
+        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
+        nullptr, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+  CCL_CUDA_CHECK(cudaGetLastError());
+  if (ev) ev->mark("labels_stats", stream);
+}
+
+}  // namespace sweepline::gpu::cuda::ccl_detail
