@@ -297,29 +297,43 @@ class Report:
         self.summary["npp"] = npp
 
     # ---------------------------------------------------------------- the viewer, end to end
-    def viewer(self, j):
+    def viewer(self, per_rotation, live):
         # `sweepline view --headless` at 4096^2 with the default pipeline (scripts/gpu-check):
-        # the stage times the console itself reports, per frame, first frame (allocations) left out.
-        if not j or len(j.get("frames", [])) < 2:
+        # the stage times the console itself reports, first frame (allocations, table) left out.
+        def stats(j):
+            frames = j["frames"][1:]
+            stages = sorted({k for f in frames for k in f["times_ms"] if ":" not in k})
+            med = {k: statistics.median(f["times_ms"].get(k, 0.0) for f in frames) for k in stages}
+            tot = [sum(v for k, v in f["times_ms"].items() if ":" not in k) for f in frames]
+            return frames, stages, med, statistics.median(tot), max(tot)
+        runs = [(n, j) for n, j in (("a frame per rotation", per_rotation),
+                                    ("a frame every 27 radials (window cadence)", live))
+                if j and len(j.get("frames", [])) >= 2]
+        if not runs:
             return
-        frames = j["frames"][1:]
-        stages = sorted({k for f in frames for k in f["times_ms"] if ":" not in k})
-        med = {k: statistics.median(f["times_ms"].get(k, 0.0) for f in frames) for k in stages}
-        totals = [sum(v for k, v in f["times_ms"].items() if ":" not in k) for f in frames]
-        total = statistics.median(totals)
-        d, p = j.get("display", {}), j.get("pipeline", {})
+        j0 = runs[0][1]
+        d, p = j0.get("display", {}), j0.get("pipeline", {})
         self.add("## The console end to end (issue 7)\n")
-        self.add(f"`sweepline view --headless --backend {j.get('backend')}` on `{j.get('source')}`, "
-                 f"display {d.get('width')} x {d.get('height')}, interop {j.get('interop')}, "
-                 f"GL `{j.get('gl_renderer')}`; pipeline {p}. Median of {len(frames)} frames "
-                 "(the first, which allocates, left out); each frame is one rotation.\n")
-        rows = [[k, med[k] * 1000] for k in stages] + [["processing total", total * 1000]]
-        self.add(table(["stage", "us"], rows))
-        self.add(f"\nComponents per frame: {statistics.median(f['count'] for f in frames):.0f}.\n")
-        self.targets.append(("console: processing per 4096^2 frame, default pipeline, labelling on",
-                             "<= 1000 us", f"{total * 1000:.0f} us",
-                             "yes" if total <= 1.0 else "NO"))
-        self.summary["viewer"] = {"median_ms": med, "total_ms": total, "frames": len(frames)}
+        self.add(f"`sweepline view --headless --backend {j0.get('backend')}` on `{j0.get('source')}`, "
+                 f"display {d.get('width')} x {d.get('height')}, interop {j0.get('interop')}, "
+                 f"GL `{j0.get('gl_renderer')}`; pipeline {p}. The stage times the console reports "
+                 "(CUDA events; `interop map` is host time), median over the frames after the first "
+                 "(which allocates and builds the max-hold table). Two cadences: a frame per rotation "
+                 "uploads the whole 16 MiB polar frame each time; a window at 60 frames/s on a 24 rpm "
+                 "radar gets about 27 of 4096 radials a frame (`--frame-radials 27`). The kernels "
+                 "write the four GL textures in place through surfaces.\n")
+        all_stages = sorted({s for _, j in runs for s in stats(j)[1]})
+        cols = [stats(j) for _, j in runs]
+        rows = [[s] + [c[2].get(s, 0.0) * 1000 for c in cols] for s in all_stages]
+        rows.append(["processing total (median)"] + [c[3] * 1000 for c in cols])
+        rows.append(["processing total (worst frame)"] + [c[4] * 1000 for c in cols])
+        self.add(table(["stage, us"] + [n for n, _ in runs], rows))
+        self.summary["viewer"] = {n: {"median_ms": c[2], "total_ms": c[3], "worst_ms": c[4]}
+                                  for (n, _), c in zip(runs, cols)}
+        for (n, _), c in zip(runs, cols):
+            self.targets.append((f"console: processing per 4096^2 frame, default pipeline, labelling on, {n}",
+                                 "<= 1000 us", f"{c[3] * 1000:.0f} us (worst {c[4] * 1000:.0f})",
+                                 "yes" if c[3] <= 1.0 else "NO"))
 
     # ---------------------------------------------------------------- CPU benchmarks
     def cpu(self, j):
@@ -371,7 +385,7 @@ def main():
     r.pipeline(load(a.folder, "bench_pipeline.json"))
     r.labelling(load(a.folder, "bench_ccl.json"), load(a.folder, "peers.json"),
                 load(a.folder, "bench_npp.json"))
-    r.viewer(load(a.folder, "view_4096.json"))
+    r.viewer(load(a.folder, "view_4096.json"), load(a.folder, "view_4096_live.json"))
     r.cpu(load(a.folder, "bench_cpu.json"))
     r.write(device)
 

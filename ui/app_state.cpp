@@ -169,7 +169,7 @@ void AppState::set_loop(bool loop) {
   if (source_ && source_->replay()) source_->replay()->set_loop(loop);
 }
 
-size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
+size_t AppState::pump(double budget_ms, bool stop_at_rotation_end, uint64_t stop_at_radials) {
   if (!source_) return 0;
   struct Track {  // counts completed rotations however pump() returns
     AppState& s;
@@ -188,6 +188,7 @@ size_t AppState::pump(double budget_ms, bool stop_at_rotation_end) {
       held_.pop_front();
       ++total;
       if (stop_at_rotation_end && assembler_->counters().rotations > start_rotations) return false;
+      if (stop_at_radials > 0 && assembler_->counters().radials >= stop_at_radials) return false;
     }
     return true;
   };
@@ -285,6 +286,18 @@ void AppState::record_datagrams(const std::vector<cat240::Record>& records) {
     spdlog::error("{}", recording_error_);
     recorder_.reset();
   }
+}
+
+bool AppState::pump_radials(uint64_t n, double timeout_s) {
+  if (!source_) return false;
+  const uint64_t target = assembler_->counters().radials + n;
+  const double end = now_s() + timeout_s;
+  while (source_ && now_s() < end) {
+    pump(50, false, target);
+    if (assembler_->counters().radials >= target) return true;
+    if (source_ended_) return false;
+  }
+  return false;
 }
 
 bool AppState::pump_rotation(double timeout_s) {

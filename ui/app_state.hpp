@@ -89,7 +89,11 @@ class AppState {
   // Polls the source for up to `budget_ms` and feeds the assembler. Returns records taken.
   // With `stop_at_rotation_end`, stops feeding at the first radial of a new rotation (the rest
   // is kept for the next call), so the frame holds exactly one whole rotation.
-  size_t pump(double budget_ms, bool stop_at_rotation_end = false);
+  // stop_at_radials > 0: also stop once the assembler has taken that many radials in total.
+  size_t pump(double budget_ms, bool stop_at_rotation_end = false, uint64_t stop_at_radials = 0);
+  // Pumps until `n` more radials have been assembled (a window's cadence: a frame holds what
+  // arrived since the last one); false on timeout or when the source ends first.
+  bool pump_radials(uint64_t n, double timeout_s);
   // Pumps until one more rotation has completed (or the source ends or `timeout_s` passes);
   // true if it completed. For headless runs, which take one frame per rotation.
   bool pump_rotation(double timeout_s);

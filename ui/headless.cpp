@@ -51,7 +51,8 @@ class HeadlessImGui {
 int run_headless(const ViewOptions& opt) {
   std::string settings_path;
   Settings settings = effective_settings(opt, settings_path);
-  // Headless runs read as fast as the source allows: a frame is a whole rotation.
+  // Headless runs read as fast as the source allows: a frame is a whole rotation, or
+  // --frame-radials of it (what a window shows each frame at its frame rate).
   settings.source.speed = 0;
   settings.source.loop = false;
   const int frames = opt.frames > 0 ? opt.frames : 1;
@@ -72,7 +73,9 @@ int run_headless(const ViewOptions& opt) {
   nlohmann::json frame_list = nlohmann::json::array();
   int done = 0;
   for (int i = 0; i < frames; ++i) {
-    const bool complete = state.pump_rotation(opt.timeout_s);
+    const bool complete = opt.frame_radials > 0
+                              ? state.pump_radials(uint64_t(opt.frame_radials), opt.timeout_s)
+                              : state.pump_rotation(opt.timeout_s);
     const bool processed = console.process_now();
     state.refresh_status();
     if (!complete && !processed) {
@@ -109,6 +112,7 @@ int run_headless(const ViewOptions& opt) {
                     {"centre_north_m", v.centre().north},
                     {"px_per_m", v.px_per_m()}};
   report["frames_requested"] = frames;
+  report["frame_radials"] = opt.frame_radials;
   report["frames_rendered"] = done;
   report["source_error"] = state.source_view().error;
   report["frames"] = frame_list;

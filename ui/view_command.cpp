@@ -38,6 +38,11 @@ cli::Command add_view_command(CLI::App& parent) {
   c.app->add_option("--size", opt->size, "Display texture side in pixels (0: auto)");
   c.app->add_option("--palette", opt->palette, "green, amber, multi, imo");
   c.app->add_flag("--hide-panels", opt->hide_panels, "Show the PPI only");
+  c.app
+      ->add_option("--frame-radials", opt->frame_radials,
+                   "Headless: a frame every N radials, as a window at its frame rate (0: every "
+                   "rotation)")
+      ->check(CLI::Range(0, 1 << 20));
   c.app->add_option("--timeout", opt->timeout_s, "Headless: seconds to wait for each rotation")
       ->capture_default_str();
   c.run = [opt] { return opt->headless ? run_headless(*opt) : run_window(*opt); };

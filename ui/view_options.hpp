@@ -21,6 +21,7 @@ struct ViewOptions {
   std::string palette;       // override the palette
   bool hide_panels = false;  // PPI only
   double timeout_s = 120;    // headless: give up waiting for a rotation after this long
+  int frame_radials = 0;     // headless: a frame every N radials (0: every rotation)
 };
 
 int run_window(const ViewOptions& opt);

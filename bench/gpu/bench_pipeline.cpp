@@ -163,25 +163,42 @@ int main(int argc, char** argv) {
              sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);
            }),
            2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1, "polar read + image write"});
+    for (sg::ScanMode m : {sg::ScanMode::Nearest, sg::ScanMode::Bilinear})
+      for (const sc::ScanOptions o : {sc::ScanOptions{64, false}, sc::ScanOptions{32, true},
+                                      sc::ScanOptions{64, true}})
+        rows.push_back({std::string("scan ") + sg::to_string(m) + " (32x" +
+                            std::to_string(o.tile_rows) + "-pixel blocks" +
+                            (o.stage ? ", staged window)" : ")"),
+                        timer.median_ms([&] {
+                          sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0},
+                                          d_pyr.get(), s, o);
+                        }),
+                        2 * img, 0, -1, "variant"});
     // What the pipeline runs for max-hold: the per-geometry span table, built once.
     sc::MaxHoldTable max_hold;
     rows.push_back({"max-hold span table build (per geometry)", timer.median_ms([&] {
                       max_hold.invalidate();
                       max_hold.prepare(setup, s);
                     }),
-                    4 * img, 0, -1, "once per zoom/pan, not per frame"});
+                    3 * img, 0, -1, "once per zoom/pan, not per frame"});
+    const sc::MaxHoldTable::BlockCounts counts = max_hold.block_counts(s);
+    char blocks_note[160];
+    std::snprintf(blocks_note, sizeof blocks_note,
+                  "table (3 bytes a pixel) + polar read + image write; blocks: %lld table, %lld "
+                  "per pixel, %lld past the range",
+                  counts.table, counts.per_pixel, counts.zero);
     rows.push_back(
         {"scan maxhold (span table, default)", timer.median_ms([&] {
            max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
          }),
-         6 * img, 60, -1, "table read + polar read + pyramid + image write"});
-    max_hold.set_tile2d(false);
+         5 * img, 60, -1, blocks_note});
+    max_hold.set_tile_rows(64);
     rows.push_back(
-        {"scan maxhold (span table, 128x1-pixel warps)", timer.median_ms([&] {
+        {"scan maxhold (span table, 32x64-pixel blocks)", timer.median_ms([&] {
            max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
          }),
-         6 * img, 0, -1, "the other thread mapping"});
-    max_hold.set_tile2d(true);
+         5 * img, 0, -1, "the other block height"});
+    max_hold.set_tile_rows(32);
     sc::launch_scan(setup, d_polar.get(), sg::ScanMode::MaxHold, sc::Out8{d_scan.get(), 0},
                     d_pyr.get(), s);
 
@@ -222,31 +239,42 @@ int main(int argc, char** argv) {
       sliding_vs_tiled.push_back({tag, (rows_tiled - rows_sliding) / rows_tiled * 100.0});
     }
     {
-      const auto ws = sg::bilateral_spatial_weights(2.0f);
+      // The pipeline's bilateral is the fused kernel; the two-pass version (8.8 intermediate
+      // image through global memory) is kept as its reference.
       const auto wr = sg::bilateral_range_weights(30.0f);
-      rows.push_back({"bilateral total, sigma_s 2", timer.median_ms([&] {
-                        sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws, wr,
-                                                  s);
-                        sc::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                  kSize, ws, wr, s);
-                      }),
-                      6 * img, 120, -1, ""});
-      const auto ws5 = sg::bilateral_spatial_weights(5.0f);
-      rows.push_back({"bilateral total, sigma_s 5", timer.median_ms([&] {
-                        sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws5, wr,
-                                                  s);
-                        sc::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                  kSize, ws5, wr, s);
-                      }),
-                      6 * img, 120, -1, "largest radius"});
+      for (float ss : {2.0f, 5.0f}) {
+        const auto ws = sg::bilateral_spatial_weights(ss);
+        char tag[32];
+        std::snprintf(tag, sizeof tag, "sigma_s %.0f", double(ss));
+        rows.push_back({std::string("bilateral total, ") + tag, timer.median_ms([&] {
+                          sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                     kSize, ws, wr, s);
+                        }),
+                        2 * img, 120, -1,
+                        ss == 5.0f ? "fused, largest radius" : "fused (default), sigma_r 30"});
+        rows.push_back(
+            {std::string("bilateral two-pass (rows + cols), ") + tag, timer.median_ms([&] {
+               sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws, wr, s);
+               sc::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, ws,
+                                         wr, s);
+             }),
+             6 * img, 0, -1, "8.8 intermediate image in global memory"});
+      }
     }
     sc::FftEnhancer fft;
     const sg::FftEnhanceParams fp;
+    rows.push_back({"fft enhance (warp kernel, default)", timer.median_ms([&] {
+                      fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
+                    }),
+                    double(sc::FftEnhancer::bytes_moved(kSize, kSize, sc::FftImpl::Warp)), 1000, -1,
+                    "65536 windows 32x32, a warp per 2 windows, registers + smem"});
+    fft.set_impl(sc::FftImpl::Cufft);
     rows.push_back({"fft enhance (cuFFT batched R2C/C2R)", timer.median_ms([&] {
                       fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
                     }),
-                    double(sc::FftEnhancer::bytes_moved(kSize, kSize)), 1000, -1,
-                    "65536 windows 32x32"});
+                    double(sc::FftEnhancer::bytes_moved(kSize, kSize, sc::FftImpl::Cufft)), 0, -1,
+                    "issue 5's method, selectable (FftImpl::Cufft)"});
+    fft.set_impl(sc::FftImpl::Warp);
     rows.push_back({"cfar polar (guard 2, train 16)", timer.median_ms([&] {
                       sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
                     }),
@@ -314,7 +342,7 @@ int main(int argc, char** argv) {
       }
       cpu_row("bilateral total, sigma_s 2",
               [&] { sg::cpu::bilateral(pool, scan, 2.0f, 30.0f, den, scratch); });
-      cpu_row("fft enhance (cuFFT batched R2C/C2R)",
+      cpu_row("fft enhance (warp kernel, default)",
               [&] { sg::cpu::fft_enhance(pool, scan, fp, den); });
       cpu_row("cfar polar (guard 2, train 16)",
               [&] { sg::cpu::cfar_polar(pool, frame, 2, 16, 1e-3, mask); });

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "app/common/check.hpp"
 #include "gpu/cuda/ccl_cuda.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
@@ -97,8 +99,7 @@ class CudaPipelineImpl final : public CudaPipeline {
       case DenoiseMode::Bilateral: {
         const std::vector<float> ws = bilateral_spatial_weights(params.bilateral_sigma_s);
         const std::array<float, 256> wr = bilateral_range_weights(params.bilateral_sigma_r);
-        launch_bilateral_rows(d_scan_.get(), d_mid_.get(), W, H, ws, wr, s);
-        launch_bilateral_cols(d_mid_.get(), den, W, H, ws, wr, s);
+        launch_bilateral_fused(d_scan_.get(), den, W, H, ws, wr, s);
         break;
       }
       case DenoiseMode::FftEnhance:
@@ -146,6 +147,17 @@ class CudaPipelineImpl final : public CudaPipeline {
 
  private:
   void scan(const ScanSetup& setup, const uint8_t* d_src, ScanMode mode, Out8 out) {
+    // A table build (first frame, zoom, pan, resize) is its own stage in the frame's times.
+    if (mode == ScanMode::MaxHold && MaxHoldTable::usable(setup) &&
+        max_hold_.prepare(setup, stream_.get())) {
+      mark("scan table");
+      if (++table_builds_ > 1)
+        spdlog::debug(
+            "max-hold table rebuilt ({}): {}x{} px, {}x{} cells, origin {:.9g},{:.9g}, "
+            "step {:.9g}, footprint {:.9g}",
+            table_builds_, setup.width, setup.height, setup.azimuths, setup.bins, setup.east0,
+            setup.north0, setup.step, setup.footprint);
+    }
     if (mode == ScanMode::MaxHold)
       max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get());
     else
@@ -253,6 +265,7 @@ class CudaPipelineImpl final : public CudaPipeline {
   PinnedBuffer<uint8_t> h_polar_;
   FftEnhancer fft_;
   MaxHoldTable max_hold_;
+  uint64_t table_builds_ = 0;
   int az_ = 0, bins_ = 0, w_ = 0, h_ = 0;
   bool polar_valid_ = false, pending_ = false;
   int parts_ = 0;  // staged upload copies (a wrapped dirty span makes two)

@@ -1,6 +1,9 @@
-// Paper 004's block FFT enhancement with batched cuFFT: gather the 32 x 32 windows (step 16,
-// zero outside the image) into a real batch, R2C, scale and cut the half spectrum, C2R, then one
-// block per window finds max|v| and writes the central 16 x 16.
+// Paper 004's block FFT enhancement with batched cuFFT (FftImpl::Cufft): gather the 32 x 32
+// windows (step 16, zero outside the image) into a real batch, R2C, scale and cut the half
+// spectrum, C2R, then one block per window finds max|v| and writes the central 16 x 16. This
+// path moves the padded windows (4x the image, as floats) through global memory five times; the
+// default, FftImpl::Warp (gpu/cuda/fft_warp.cu), reads the image once and writes it once
+// (timings in docs/perf/filters.md).
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -100,7 +103,8 @@ void FftEnhancer::release() noexcept {
   have_plans_ = false;
 }
 
-size_t FftEnhancer::bytes_moved(int w, int h) {
+size_t FftEnhancer::bytes_moved(int w, int h, FftImpl impl) {
+  if (impl == FftImpl::Warp) return 2 * size_t(w) * size_t(h);
   const size_t nb = size_t((w + S - 1) / S) * size_t((h + S - 1) / S);
   const size_t real = nb * N * N * sizeof(float), spec = nb * N * NH * sizeof(cufftComplex);
   // gather (write), R2C (read + write), scale (read + write), C2R (read + write), scatter (read)
@@ -130,6 +134,10 @@ void FftEnhancer::prepare(int w, int h) {
 
 void FftEnhancer::run(const uint8_t* d_in, Out8 out, int w, int h, const FftEnhanceParams& p,
                       cudaStream_t stream) {
+  if (impl_ == FftImpl::Warp) {
+    launch_fft_enhance_warp(d_in, out, w, h, p, stream);
+    return;
+  }
   prepare(w, h);
   const int bw = (w + S - 1) / S;
   KeepBits keep{};

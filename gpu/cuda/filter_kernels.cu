@@ -241,75 +241,6 @@ __global__ void bilat_cols_kernel(const uint16_t* __restrict__ mid, Out8 out, in
   }
 }
 
-// Both passes in one block (GaussianImpl::Fused): a 128 x 64 output tile. Its input with aprons
-// (A = R rounded up to 4 columns each side, R rows) is loaded into shared memory in 4-byte
-// words; the row pass writes the 8.8 fixed-point intermediate (rounded like the two-pass
-// versions) to shared memory, 4 columns a thread; the column pass keeps 4 columns x 8 rows of
-// accumulators in registers per thread and stores 4 output bytes at once. Same taps, same order,
-// same rounding as the two-pass versions, so the same numbers.
-constexpr int kFusedW = 128, kFusedH = 64, kFusedRows = 8;  // 32 x 8 threads, 8 rows each
-
-template <int R>
-__global__ void __launch_bounds__(256)
-    gauss_fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, GaussTaps g) {
-  constexpr int A = (R + 3) / 4 * 4, TW = kFusedW + 2 * A, TH = kFusedH + 2 * R;
-  __shared__ __align__(16) uint8_t tile[TH][TW];
-  __shared__ __align__(16) uint16_t mid[TH][kFusedW];
-  const int tx0 = blockIdx.x * kFusedW, ty0 = blockIdx.y * kFusedH;
-  const int tid = threadIdx.y * 32 + threadIdx.x;
-  constexpr int kWords = TW / 4;
-  for (int i = tid; i < TH * kWords; i += 256) {
-    const int j = i / kWords, q = i - j * kWords;
-    const int y = clampi(ty0 - R + j, 0, h - 1);
-    load4(&tile[j][4 * q], in + size_t(y) * size_t(w), tx0 - A + 4 * q, w);
-  }
-  __syncthreads();
-  for (int i = tid; i < TH * (kFusedW / 4); i += 256) {
-    const int j = i / (kFusedW / 4), c0 = 4 * (i - j * (kFusedW / 4));
-    float x[4 + 2 * R];
-#pragma unroll
-    for (int k = 0; k < 4 + 2 * R; ++k) x[k] = float(tile[j][A - R + c0 + k]);
-    uint16_t v[4];
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-      float acc = 0.0f;
-#pragma unroll
-      for (int k = 0; k <= 2 * R; ++k) acc += g.w[k] * x[c + k];
-      v[c] = to_fixed(acc);
-    }
-    *reinterpret_cast<ushort4*>(&mid[j][c0]) = make_ushort4(v[0], v[1], v[2], v[3]);
-  }
-  __syncthreads();
-  const int c0 = 4 * threadIdx.x, j0 = threadIdx.y * kFusedRows, x = tx0 + c0;
-  if (x >= w) return;
-  float acc[kFusedRows][4];
-#pragma unroll
-  for (int i = 0; i < kFusedRows; ++i)
-#pragma unroll
-    for (int c = 0; c < 4; ++c) acc[i][c] = 0.0f;
-#pragma unroll
-  for (int j = 0; j < kFusedRows + 2 * R; ++j) {
-    const ushort4 q = *reinterpret_cast<const ushort4*>(&mid[j0 + j][c0]);
-    const float v[4] = {float(q.x), float(q.y), float(q.z), float(q.w)};
-#pragma unroll
-    for (int i = 0; i < kFusedRows; ++i) {
-      const int k = j - i;
-      if (k >= 0 && k <= 2 * R)
-#pragma unroll
-        for (int c = 0; c < 4; ++c) acc[i][c] += g.w[k] * v[c];
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < kFusedRows; ++i) {
-    const int y = ty0 + j0 + i;
-    if (y >= h) continue;
-    uint8_t o[4];
-#pragma unroll
-    for (int c = 0; c < 4; ++c) o[c] = fixed_to_level(acc[i][c]);
-    put8(out, x, y, w, o);
-  }
-}
-
 GaussTaps gauss_taps(const std::vector<float>& w) {
   SWL_CHECK(w.size() % 2 == 1 && w.size() <= 2 * kMaxGaussianRadius + 1,
             "Gaussian: bad kernel size");
@@ -351,28 +282,6 @@ void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
                      impl == GaussianImpl::SlidingWindow, stream);
 }
 
-#define SWL_FUSED_CASE(R)                                                        \
-  case R:                                                                        \
-    gauss_fused_kernel<R><<<grid, dim3(32, 8), 0, stream>>>(d_in, out, w, h, g); \
-    break;
-
-void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
-                           const std::vector<float>& weights, cudaStream_t stream) {
-  const GaussTaps g = gauss_taps(weights);
-  const dim3 grid(unsigned((w + kFusedW - 1) / kFusedW), unsigned((h + kFusedH - 1) / kFusedH));
-  switch (g.r) {
-    SWL_FUSED_CASE(1)
-    SWL_FUSED_CASE(2)
-    SWL_FUSED_CASE(3)
-    SWL_FUSED_CASE(4)
-    SWL_FUSED_CASE(5)
-    SWL_FUSED_CASE(6) SWL_FUSED_CASE(7) SWL_FUSED_CASE(8) SWL_FUSED_CASE(9) SWL_FUSED_CASE(10)
-        SWL_FUSED_CASE(11) SWL_FUSED_CASE(12) SWL_FUSED_CASE(13) SWL_FUSED_CASE(14)
-            SWL_FUSED_CASE(15) default : SWL_CHECK(false, "Gaussian: radius out of range");
-  }
-  SWL_CUDA_CHECK_LAUNCH();
-}
-
 void launch_bilateral_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
                            const std::vector<float>& spatial, const std::array<float, 256>& range,
                            cudaStream_t stream) {
@@ -390,14 +299,23 @@ void launch_gaussian_cols(const uint16_t* d_mid, Out8 out, int w, int h,
   const dim3 block(32, 4);
   const dim3 grid(unsigned((w + 127) / 128), unsigned((h + 4 * kColRows - 1) / (4 * kColRows)));
   switch (g.r) {
-    SWL_GAUSS_CASE(1)
-    SWL_GAUSS_CASE(2)
-    SWL_GAUSS_CASE(3)
-    SWL_GAUSS_CASE(4)
-    SWL_GAUSS_CASE(5)
-    SWL_GAUSS_CASE(6) SWL_GAUSS_CASE(7) SWL_GAUSS_CASE(8) SWL_GAUSS_CASE(9) SWL_GAUSS_CASE(10)
-        SWL_GAUSS_CASE(11) SWL_GAUSS_CASE(12) SWL_GAUSS_CASE(13) SWL_GAUSS_CASE(14)
-            SWL_GAUSS_CASE(15) default : SWL_CHECK(false, "Gaussian: radius out of range");
+    SWL_GAUSS_CASE(1);
+    SWL_GAUSS_CASE(2);
+    SWL_GAUSS_CASE(3);
+    SWL_GAUSS_CASE(4);
+    SWL_GAUSS_CASE(5);
+    SWL_GAUSS_CASE(6);
+    SWL_GAUSS_CASE(7);
+    SWL_GAUSS_CASE(8);
+    SWL_GAUSS_CASE(9);
+    SWL_GAUSS_CASE(10);
+    SWL_GAUSS_CASE(11);
+    SWL_GAUSS_CASE(12);
+    SWL_GAUSS_CASE(13);
+    SWL_GAUSS_CASE(14);
+    SWL_GAUSS_CASE(15);
+    default:
+      SWL_CHECK(false, "Gaussian: radius out of range");
   }
   SWL_CUDA_CHECK_LAUNCH();
 }
@@ -414,13 +332,18 @@ void launch_bilateral_cols(const uint16_t* d_mid, Out8 out, int w, int h,
   const dim3 block(32, 4);
   const dim3 grid(unsigned((w + 127) / 128), unsigned((h + 4 * 8 - 1) / (4 * 8)));
   switch (b.r) {
-    SWL_BILAT_CASE(1)
-    SWL_BILAT_CASE(2)
-    SWL_BILAT_CASE(3)
-    SWL_BILAT_CASE(4)
-    SWL_BILAT_CASE(5)
-    SWL_BILAT_CASE(6) SWL_BILAT_CASE(7) SWL_BILAT_CASE(8) SWL_BILAT_CASE(9)
-        SWL_BILAT_CASE(10) default : SWL_CHECK(false, "bilateral: radius out of range");
+    SWL_BILAT_CASE(1);
+    SWL_BILAT_CASE(2);
+    SWL_BILAT_CASE(3);
+    SWL_BILAT_CASE(4);
+    SWL_BILAT_CASE(5);
+    SWL_BILAT_CASE(6);
+    SWL_BILAT_CASE(7);
+    SWL_BILAT_CASE(8);
+    SWL_BILAT_CASE(9);
+    SWL_BILAT_CASE(10);
+    default:
+      SWL_CHECK(false, "bilateral: radius out of range");
   }
   SWL_CUDA_CHECK_LAUNCH();
 }

@@ -22,33 +22,56 @@ struct Out8 {
 };
 
 // Max-hold first builds the azimuth pyramid of d_polar into d_pyramid (az_pyramid_cells()
-// bytes, gpu/scan_math.hpp); the other modes ignore it (may be null).
+// bytes, gpu/scan_math.hpp); the other modes ignore it (may be null). Nearest and bilinear: a
+// block covers 32 x tile_rows (32 or 64) pixels and, with `stage`, copies its polar window into
+// shared memory first (the options are kept for the benchmark and the tests).
+struct ScanOptions {
+  int tile_rows = 32;
+  bool stage = false;
+};
 void launch_scan(const ScanSetup& setup, const uint8_t* d_polar, ScanMode mode, Out8 out,
-                 uint8_t* d_pyramid, cudaStream_t stream);
+                 uint8_t* d_pyramid, cudaStream_t stream, ScanOptions options = {});
+// Builds the pyramid's columns 0 .. bins_needed - 1 (all bins when negative; the row pitch is
+// `bins` either way).
 void launch_az_pyramid(const uint8_t* d_polar, int azimuths, int bins, uint8_t* d_pyramid,
-                       cudaStream_t stream);
+                       cudaStream_t stream, int bins_needed = -1);
+// The pyramid columns a max-hold scan with this geometry can read: spans of 16 or more
+// azimuths lie near the radar; 0 when no pixel of the display is that near.
+int pyramid_bins_needed(const ScanSetup& setup);
 
-// Max-hold through a per-pixel span table: a pixel's span depends only on the geometry, so the
-// table (4 bytes a pixel) is built once per ScanSetup and each frame only gathers (same cells,
-// same maximum as launch_scan). Pixels whose span is wider than 4 bins x 16 azimuths (near the
-// radar) are gathered as launch_scan does; geometries the table cannot encode (>= 8191 bins,
-// > 8192 azimuths) use launch_scan. The frame's buffer must be 4-byte aligned (cudaMalloc's is).
+// Max-hold through a per-geometry table (scan_maxhold.cu): a pixel's span depends only on the
+// geometry, so the table, built once per ScanSetup (and tile height), keeps a record per 32 x
+// tile_rows pixel block (its polar window, staged in shared memory by the per-frame gather) and
+// 3 bytes a pixel (where its span starts in that window, and its shape): 48 MiB at 4096^2. Same
+// cells, same maximum as launch_scan. Blocks around the radar are computed per pixel as
+// launch_scan does (the widest spans one warp each); geometries the table cannot take (>= 2^20
+// bins or azimuths) use launch_scan. The frame's buffer must be 16-byte aligned (cudaMalloc's
+// is).
 class MaxHoldTable {
  public:
   void scan(const ScanSetup& setup, const uint8_t* d_polar, uint8_t* d_pyramid, Out8 out,
             cudaStream_t stream);
-  // Enqueues the table build if the geometry changed (scan() calls it).
-  void prepare(const ScanSetup& setup, cudaStream_t stream);
+  // Enqueues the table build if the geometry changed (scan() calls it); true when it did.
+  bool prepare(const ScanSetup& setup, cudaStream_t stream);
   void invalidate() { valid_ = false; }
-  // Thread mapping of the gather pass: a warp per 16 x 8 pixels (default) or per 128 x 1 row
-  // run (kept for the benchmark and the tests).
-  void set_tile2d(bool on) { tile2d_ = on; }
+  // Pixel rows per block: 32 (default) or 64 (kept for the benchmark and the tests).
+  void set_tile_rows(int rows);
   static bool usable(const ScanSetup& setup);
+  // How the current table's blocks are gathered (waits for the stream): wholly past the range,
+  // through the table, per pixel.
+  struct BlockCounts {
+    long long zero = 0, table = 0, per_pixel = 0;
+  };
+  BlockCounts block_counts(cudaStream_t stream) const;
 
  private:
-  DeviceBuffer<uint32_t> d_lut_;
+  DeviceBuffer<uint16_t> d_offs_;   // per pixel: the span's first cell in the staged window
+  DeviceBuffer<uint8_t> d_shapes_;  // per pixel: azimuth rows - 1 | (bins - 1) << 4
+  DeviceBuffer<int4> d_blocks_;     // a record per tile, then the same in gather order
+  DeviceBuffer<int> d_slots_;       // gather order -> tile
   ScanSetup setup_{};
-  bool valid_ = false, tile2d_ = true;
+  bool valid_ = false;
+  int tile_rows_ = 32, built_rows_ = 0;
 };
 
 void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
@@ -57,9 +80,12 @@ void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
 void launch_gaussian_cols(const uint16_t* d_mid, Out8 out, int w, int h,
                           const std::vector<float>& weights, cudaStream_t stream);
 
-// Both Gaussian passes in one kernel (GaussianImpl::Fused): no intermediate image.
+// Both Gaussian passes in one kernel (GaussianImpl::Fused): no intermediate image
+// (gpu/cuda/filter_fused.cu). A block filters a vertical strip of strip_tiles 128 x 64 tiles
+// (0: as many as fill the GPU in one wave; the tests force other lengths).
 void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
-                           const std::vector<float>& weights, cudaStream_t stream);
+                           const std::vector<float>& weights, cudaStream_t stream,
+                           int strip_tiles = 0);
 
 void launch_bilateral_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
                            const std::vector<float>& spatial, const std::array<float, 256>& range,
@@ -67,6 +93,11 @@ void launch_bilateral_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
 void launch_bilateral_cols(const uint16_t* d_mid, Out8 out, int w, int h,
                            const std::vector<float>& spatial, const std::array<float, 256>& range,
                            cudaStream_t stream);
+// Both bilateral passes in one kernel, the pipeline's bilateral; the same numbers as
+// launch_bilateral_rows + launch_bilateral_cols (kept for the benchmark and the tests).
+void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
+                            const std::vector<float>& spatial, const std::array<float, 256>& range,
+                            cudaStream_t stream, int strip_tiles = 0);
 
 // mask (azimuths x bins) = 255 at CFAR detections.
 void launch_cfar(const uint8_t* d_polar, uint8_t* d_mask, int azimuths, int bins, int guard,
@@ -81,8 +112,17 @@ void launch_copy(const uint8_t* d_in, Out8 out, int w, int h, cudaStream_t strea
 void launch_label_colour(const int32_t* d_labels, unsigned long long surf, int w, int h,
                          cudaStream_t stream);
 
-// Paper 004's block FFT enhancement with batched cuFFT (R2C, scale, C2R) over chunks of 4096
-// windows; owns its plans and chunk buffers, made once per image size.
+// Paper 004's block FFT enhancement in one kernel, a warp per two windows, everything in
+// registers and shared memory (gpu/cuda/fft_warp.cu); FftEnhancer's default.
+void launch_fft_enhance_warp(const uint8_t* d_in, Out8 out, int w, int h, const FftEnhanceParams& p,
+                             cudaStream_t stream);
+
+// Warp: launch_fft_enhance_warp (default). Cufft: batched cuFFT (R2C, scale, C2R) over chunks
+// of 4096 windows, what issue 5 names; kept selectable for the benchmark and the tests.
+enum class FftImpl { Warp, Cufft };
+
+// Paper 004's block FFT enhancement; owns the cuFFT plans and chunk buffers (made once per image
+// size, and only when the cuFFT implementation runs).
 class FftEnhancer {
  public:
   FftEnhancer() = default;
@@ -91,12 +131,16 @@ class FftEnhancer {
   FftEnhancer& operator=(const FftEnhancer&) = delete;
   void run(const uint8_t* d_in, Out8 out, int w, int h, const FftEnhanceParams& p,
            cudaStream_t stream);
-  // Bytes the stage moves through global memory (for the benchmark's GB/s).
-  static size_t bytes_moved(int w, int h);
+  void set_impl(FftImpl impl) { impl_ = impl; }
+  FftImpl impl() const { return impl_; }
+  // Bytes the stage moves through global memory (for the benchmark's GB/s): the warp kernel
+  // reads the image and writes it once; cuFFT's path also moves its padded batches.
+  static size_t bytes_moved(int w, int h, FftImpl impl = FftImpl::Cufft);
 
  private:
   void prepare(int w, int h);
   void release() noexcept;
+  FftImpl impl_ = FftImpl::Warp;
   int w_ = 0, h_ = 0, windows_ = 0, chunk_ = 0;
   cufftHandle fwd_ = 0, inv_ = 0;
   bool have_plans_ = false;

@@ -1,319 +1,315 @@
-// Scan conversion on the GPU: one thread per 4 horizontal pixels, with the arithmetic of
-// gpu/scan_math.hpp (the CPU's, bit for bit).
+// Scan conversion on the GPU: nearest and bilinear (a block per 32 x 32 or 32 x 64 pixels, the
+// per-row and per-column parts of the polar arithmetic shared by the block, each gather
+// instruction of a warp reading the cells of a compact 8 x 4 pixel patch; optionally through a
+// polar window staged in shared memory, measured slower), the direct per-pixel max-hold, and the
+// azimuth pyramid. The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit); max-hold
+// through the per-geometry table is in scan_maxhold.cu.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/scan_staging.cuh"
 #include "gpu/fixed_point.hpp"
 
 namespace sweepline::gpu::cuda {
 
 namespace {
 
+using namespace scan_detail;
+
 // Level 1: thread (r, k) = max over azimuths 16k..16k+15 at range r (coalesced across r).
-// Level 2 the same over 16 level-1 rows.
+// Level 2 the same over 16 level-1 rows. Only bins 0 .. used - 1 (row pitch `bins`).
 __global__ void az_block_max_kernel(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst,
-                                    int bins, int blocks, int per) {
+                                    int bins, int used, int blocks, int per) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
-  if (r >= bins || k >= blocks) return;
+  if (r >= used || k >= blocks) return;
   unsigned m = 0;
   for (int j = 0; j < per; ++j)
     m = max(m, unsigned(__ldg(src + size_t(k * per + j) * size_t(bins) + size_t(r))));
   dst[size_t(k) * size_t(bins) + size_t(r)] = uint8_t(m);
 }
 
-template <ScanMode M>
-__global__ void scan_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
-                            uint8_t* __restrict__ out, unsigned long long surf) {
+// Max-hold computed per pixel, one thread per 4 horizontal pixels (no table: the geometries
+// the table cannot take, and the benchmark's reference).
+__global__ void scan_maxhold_direct_kernel(ScanSetup s, const uint8_t* __restrict__ polar,
+                                           AzPyramid pyr, uint8_t* __restrict__ out,
+                                           unsigned long long surf) {
   const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (y >= s.height || x0 >= s.width) return;
   uint8_t v[4];
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const int x = x0 + i;
-    v[i] = 0;
-    if (x < s.width) {
-      const PixelPolar p = swl_pixel_polar(s, x, y);
-      if (M == ScanMode::Nearest)
-        v[i] = swl_nearest(s, polar, p);
-      else if (M == ScanMode::Bilinear)
-        v[i] = to_level(swl_bilinear(s, polar, p));
-      else
-        v[i] = swl_max_hold(s, polar, pyr, p);
-    }
-  }
-  uint8_t* row = out + size_t(y) * size_t(s.width);
-  if ((s.width & 3) == 0) {
-    *reinterpret_cast<uchar4*>(row + x0) = make_uchar4(v[0], v[1], v[2], v[3]);
-  } else {
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < s.width) row[x0 + i] = v[i];
-  }
-  if (surf)
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < s.width) surf2Dwrite(v[i], cudaSurfaceObject_t(surf), x0 + i, y);
-}
-
-// Per-pixel span table for max-hold (MaxHoldTable): the span depends only on the geometry, so
-// it is computed once per geometry and each frame only gathers. Code: r0 (13 bits), a0 (13 bits),
-// range length - 1 (2 bits), azimuth count - 1 (4 bits); r0 = 8191 marks the escapes below.
-constexpr uint32_t kLutPast = 0x1FFFu;                  // past the range: 0
-constexpr uint32_t kLutCompute = 0x1FFFu | (1u << 13);  // wide span: gathered the slow way
-constexpr int kLutMaxRange = 4, kLutMaxAz = 16;
-
-__global__ void span_lut_kernel(ScanSetup s, uint32_t* __restrict__ lut) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-  if (x >= s.width || y >= s.height) return;
-  const PixelPolar p = swl_pixel_polar(s, x, y);
-  uint32_t code = kLutPast;
-  if (p.u < float(s.bins)) {
-    const PixelSpan sp = swl_pixel_span(s, p);
-    const int rl = sp.r1 - sp.r0 + 1;
-    code = kLutCompute;
-    if (rl <= kLutMaxRange && sp.na <= kLutMaxAz)
-      code = uint32_t(sp.r0) | (uint32_t(sp.a0) << 13) | (uint32_t(rl - 1) << 26) |
-             (uint32_t(sp.na - 1) << 28);
-  }
-  lut[size_t(y) * size_t(s.width) + size_t(x)] = code;
-}
-
-// The maximum over the cells a table code names: per azimuth row the (at most 4) range cells
-// come from the one or two aligned 32-bit words holding them (the last, partial word of the
-// frame byte by byte), maxed four bytes at a time.
-__device__ __forceinline__ uint8_t lut_gather(const ScanSetup& s, const uint8_t* __restrict__ polar,
-                                              const AzPyramid& pyr, uint32_t code, int x, int y,
-                                              bool near) {
-  if (code == kLutPast) return 0;
-  if (code == kLutCompute)  // inside the near box the near pass (one warp a pixel) fills it in
-    return near ? uint8_t(0) : swl_max_hold(s, polar, pyr, swl_pixel_polar(s, x, y));
-  const int r0 = int(code & 0x1FFFu), rl = int((code >> 26) & 3u) + 1, na = int(code >> 28) + 1;
-  int a = int((code >> 13) & 0x1FFFu);
-  const size_t total = size_t(s.azimuths) * size_t(s.bins);
-  const uint32_t mask = rl == 4 ? 0xFFFFFFFFu : ((1u << (8 * rl)) - 1u);
-  const uint32_t* words = reinterpret_cast<const uint32_t*>(polar);
-  uint32_t acc = 0;
-  for (int k = 0; k < na; ++k) {
-    const size_t p = size_t(a) * size_t(s.bins) + size_t(r0);
-    const size_t w0 = p >> 2, w1 = (p + size_t(rl) - 1) >> 2;
-    if (4 * w1 + 4 <= total) {
-      const uint32_t lo = __ldg(words + w0);
-      const uint32_t hi = w1 != w0 ? __ldg(words + w1) : 0u;
-      acc = __vmaxu4(acc, __funnelshift_r(lo, hi, unsigned(p & 3u) * 8u) & mask);
-    } else {
-      for (int i = 0; i < rl; ++i) acc = max(acc, unsigned(__ldg(polar + p + size_t(i))));
-    }
-    if (++a == s.azimuths) a = 0;
-  }
-  acc = __vmaxu4(acc, acc >> 16);
-  acc = __vmaxu4(acc, acc >> 8);
-  return uint8_t(acc & 0xFFu);
-}
-
-// The pixels around the radar whose spans are too wide for the table (up to every azimuth):
-// gathered by one thread each they would set the kernel's time (a few pixels, thousands of
-// cells each), so a second pass gives each a warp.
-struct NearBox {
-  int x0 = 0, y0 = 0, w = 0, h = 0;
-  __device__ bool holds(int x, int y) const {
-    return x >= x0 && x < x0 + w && y >= y0 && y < y0 + h;
-  }
-};
-
-// One warp per pixel of the near box with a table escape: the lanes split the span's azimuths
-// into runs aligned to the pyramid's 16-azimuth blocks, each gathers its run like swl_span_max
-// (pyramid included), and the warp takes the maximum: the same cells, the same maximum.
-__global__ void scan_near_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
-                                 const uint32_t* __restrict__ lut, uint8_t* __restrict__ out,
-                                 unsigned long long surf, NearBox box) {
-  const long long wid = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const int lane = int(threadIdx.x & 31u);
-  if (wid >= (long long)box.w * box.h) return;
-  const int x = box.x0 + int(wid % box.w), y = box.y0 + int(wid / box.w);
-  const size_t idx = size_t(y) * size_t(s.width) + size_t(x);
-  if (lut[idx] != kLutCompute) return;  // the same for the whole warp
-  const PixelSpan sp = swl_pixel_span(s, swl_pixel_polar(s, x, y));
-  const int first = sp.a0 - sp.a0 % kAzBlock1;
-  int chunk = (sp.na + (sp.a0 - first) + 31) / 32;
-  if (chunk > kAzBlock1) chunk = (chunk + kAzBlock1 - 1) / kAzBlock1 * kAzBlock1;
-  const int lo = max(first + lane * chunk, sp.a0),
-            hi = min(first + (lane + 1) * chunk, sp.a0 + sp.na);
-  unsigned m = 0;
-  if (hi > lo) {
-    PixelSpan sub = sp;
-    sub.a0 = lo >= s.azimuths ? lo - s.azimuths : lo;
-    sub.na = hi - lo;
-    m = swl_span_max(s, polar, pyr, sub);
-  }
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) m = max(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
-  if (lane == 0) {
-    out[idx] = uint8_t(m);
-    if (surf) surf2Dwrite(uint8_t(m), cudaSurfaceObject_t(surf), x, y);
-  }
-}
-
-template <bool Tile2D>
-__global__ void scan_lut_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
-                                const uint32_t* __restrict__ lut, uint8_t* __restrict__ out,
-                                unsigned long long surf, NearBox box) {
-  // A warp covers 128 x 1 pixels, or (Tile2D) 16 x 8: fewer azimuth rows, so fewer sectors
-  // per gather where the row runs across the azimuths. A block is 128 x 8 either way.
-  const int tid = threadIdx.y * 32 + threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int x0 =
-      Tile2D ? blockIdx.x * 128 + warp * 16 + (lane & 3) * 4 : (blockIdx.x * 32 + lane) * 4;
-  const int y = blockIdx.y * 8 + (Tile2D ? lane >> 2 : warp);
-  if (y >= s.height || x0 >= s.width) return;
-  const size_t i0 = size_t(y) * size_t(s.width) + size_t(x0);
-  uint32_t c[4];
-  if ((s.width & 3) == 0) {
-    // The table is read once per frame: stream it past the L2 that holds the polar frame.
-    const uint4 q = __ldcs(reinterpret_cast<const uint4*>(lut + i0));
-    c[0] = q.x;
-    c[1] = q.y;
-    c[2] = q.z;
-    c[3] = q.w;
-  } else {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) c[i] = x0 + i < s.width ? __ldcs(lut + i0 + size_t(i)) : kLutPast;
-  }
-  uint8_t v[4];
-#pragma unroll
   for (int i = 0; i < 4; ++i)
-    v[i] = lut_gather(s, polar, pyr, c[i], x0 + i, y, box.holds(x0 + i, y));
-  uint8_t* row = out + size_t(y) * size_t(s.width);
-  if ((s.width & 3) == 0) {
-    *reinterpret_cast<uchar4*>(row + x0) = make_uchar4(v[0], v[1], v[2], v[3]);
-  } else {
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < s.width) row[x0 + i] = v[i];
+    v[i] = x0 + i < s.width ? swl_max_hold(s, polar, pyr, swl_pixel_polar(s, x0 + i, y)) : 0;
+  store4(s, out, surf, x0, y, v);
+}
+
+enum : int { kWinZero = 0, kWinStaged = 1, kWinDirect = 2 };
+
+// The window of a block's pixel centres (x_lo..x_hi, y_lo..y_hi) for nearest / bilinear, from
+// the rectangle's corners (plain float math: the window is only a hint, every pixel checks that
+// its cells lie inside it and reads the frame itself otherwise). Called by the whole warp 0.
+__device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, int y_hi, float off,
+                             bool stage, Window& win, int& mode) {
+  const int lane = int(threadIdx.x & 31u);
+  const float ex0 = s.east0 + float(x_lo) * s.step, ex1 = s.east0 + float(x_hi) * s.step;
+  const float nn0 = s.north0 - float(y_lo) * s.step, nn1 = s.north0 - float(y_hi) * s.step;
+  if (!stage) {  // only whether every pixel centre lies past the range
+    if (lane == 0) {
+      const float de = ex0 > 0.0f ? ex0 : (ex1 < 0.0f ? -ex1 : 0.0f);
+      const float dn = nn1 > 0.0f ? nn1 : (nn0 < 0.0f ? -nn0 : 0.0f);
+      win = Window{};
+      mode = sqrtf(de * de + dn * dn) >= float(s.bins) + 2.0f ? kWinZero : kWinDirect;
+    }
+    return;
   }
-  if (surf)
+  const float e = (lane & 1) ? ex1 : ex0, n = (lane & 2) ? nn1 : nn0;
+  float umax = sqrtf(e * e + n * n);
+  const float v = atan2f(e, n) * s.az_per_rad;  // (-A/2, A/2]
+  const float v0 = __shfl_sync(0xFFFFFFFFu, v, 0);
+  const float A = float(s.azimuths);
+  float dv = v - v0;
+  if (dv > 0.5f * A) dv -= A;
+  if (dv < -0.5f * A) dv += A;
+  float dmin = dv, dmax = dv;
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < s.width) surf2Dwrite(v[i], cudaSurfaceObject_t(surf), x0 + i, y);
+  for (int o = 1; o <= 2; o <<= 1) {
+    umax = fmaxf(umax, __shfl_xor_sync(0xFFFFFFFFu, umax, o));
+    dmin = fminf(dmin, __shfl_xor_sync(0xFFFFFFFFu, dmin, o));
+    dmax = fmaxf(dmax, __shfl_xor_sync(0xFFFFFFFFu, dmax, o));
+  }
+  if (lane != 0) return;
+  win = Window{};
+  // The rectangle's point nearest the radar.
+  const float de = ex0 > 0.0f ? ex0 : (ex1 < 0.0f ? -ex1 : 0.0f);
+  const float dn = nn1 > 0.0f ? nn1 : (nn0 < 0.0f ? -nn0 : 0.0f);
+  const float umin = sqrtf(de * de + dn * dn);
+  if (umin >= float(s.bins) + 2.0f) {  // every pixel centre past the range
+    mode = kWinZero;
+    return;
+  }
+  mode = kWinDirect;
+  if (!(umin > 0.0f)) return;  // the radar inside: every azimuth
+  int a_lo = int(floorf(v0 + dmin - off)) - 2, a_hi = int(floorf(v0 + dmax - off)) + 3;
+  int r_lo = max(0, int(floorf(umin - off)) - 2),
+      r_hi = min(s.bins - 1, int(floorf(umax - off)) + 3);
+  if ((s.bins & 15) == 0) r_lo &= ~15;
+  if (r_hi < r_lo) return;
+  const int n_az = a_hi - a_lo + 1, n_r = r_hi - r_lo + 1;
+  if (n_az > s.azimuths || n_az * window_pitch(n_r) > kStageBytes) return;
+  a_lo %= s.azimuths;
+  if (a_lo < 0) a_lo += s.azimuths;
+  win.a_lo = a_lo;
+  win.n_az = n_az;
+  win.r_lo = r_lo;
+  win.n_r = n_r;
+  win.pitch = window_pitch(n_r);
+  mode = kWinStaged;
+}
+
+// One pixel, exactly as swl_nearest / swl_bilinear (gpu/scan_math.hpp) compute it, the cells
+// read from the staged window when they lie inside it (else from the frame). The azimuth is
+// computed only for pixels inside the range.
+template <ScanMode M>
+__device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
+                                                const uint8_t* __restrict__ polar,
+                                                const uint8_t* sm, const Window& w, bool staged,
+                                                const ColPolar& cp, const RowPolar& rp) {
+  const float u = exact_u(cp, rp);
+  if (!(u < float(s.bins))) return 0;
+  const float v = exact_v(s, cp, rp);
+  const size_t b = size_t(s.bins);
+  if (M == ScanMode::Nearest) {
+    const int r = floor_small(u);
+    int a = floor_small(v);
+    if (a >= s.azimuths) a -= s.azimuths;
+    if (staged) {
+      int k = a - w.a_lo;
+      if (k < 0) k += s.azimuths;
+      const int o = r - w.r_lo;
+      if (k < w.n_az && unsigned(o) < unsigned(w.n_r)) return sm[k * w.pitch + o];
+    }
+    return __ldg(polar + size_t(a) * b + size_t(r));
+  } else {
+    const float fu = u - 0.5f, fv = v - 0.5f;
+    int r0 = floor_small(fu), a0 = floor_small(fv);
+    const float tr = fu - float(r0), ta = fv - float(a0);
+    int r1 = r0 + 1;
+    if (r0 < 0) r0 = 0;
+    if (r1 > s.bins - 1) r1 = s.bins - 1;
+    if (a0 < 0) a0 += s.azimuths;
+    int a1 = a0 + 1;
+    if (a1 >= s.azimuths) a1 -= s.azimuths;
+    float p00, p01, p10, p11;
+    bool done = false;
+    if (staged) {
+      int k = a0 - w.a_lo;
+      if (k < 0) k += s.azimuths;
+      const int o0 = r0 - w.r_lo, o1 = r1 - w.r_lo;
+      if (k + 1 < w.n_az && o0 >= 0 && o1 < w.n_r) {  // a1 is row k + 1 of the window
+        const uint8_t* q = sm + k * w.pitch;
+        p00 = q[o0];
+        p01 = q[o1];
+        p10 = q[w.pitch + o0];
+        p11 = q[w.pitch + o1];
+        done = true;
+      }
+    }
+    if (!done) {
+      p00 = __ldg(polar + size_t(a0) * b + size_t(r0));
+      p01 = __ldg(polar + size_t(a0) * b + size_t(r1));
+      p10 = __ldg(polar + size_t(a1) * b + size_t(r0));
+      p11 = __ldg(polar + size_t(a1) * b + size_t(r1));
+    }
+    const float q0 = swl_fma(tr, p01 - p00, p00), q1 = swl_fma(tr, p11 - p10, p10);
+    return to_level(swl_fma(ta, q1 - q0, q0));
+  }
+}
+
+// Nearest / bilinear: a block per 32 x (32 RPT) pixels, 256 threads of 4 horizontal pixels
+// (a warp covers 32 x 4 pixels). Warp 0 finds the block's polar window while warps 1-3 compute
+// the per-column and per-row parts of the polar arithmetic; with Stage the block then copies the
+// window into shared memory and every pixel gathers from there, else from the frame. Blocks
+// wholly past the range write zeros without any arithmetic; blocks whose window is too large
+// (around the radar) gather from the frame.
+template <ScanMode M, int RPT, bool Stage>
+__global__ void __launch_bounds__(kThreads)
+    scan_staged_kernel(ScanSetup s, const uint8_t* __restrict__ polar, uint8_t* __restrict__ out,
+                       unsigned long long surf) {
+  extern __shared__ __align__(16) uint8_t sm[];
+  __shared__ Window win_s;
+  __shared__ int mode_s;
+  __shared__ ColPolar cols[kTileW];
+  __shared__ RowPolar rows[32 * RPT];
+  const int tid = int(threadIdx.x);
+  const int bx0 = int(blockIdx.x) * kTileW, by0 = int(blockIdx.y) * 32 * RPT;
+  if (tid < 32)
+    block_window(s, bx0, min(s.width, bx0 + kTileW) - 1, by0, min(s.height, by0 + 32 * RPT) - 1,
+                 M == ScanMode::Bilinear ? 0.5f : 0.0f, Stage, win_s, mode_s);
+  else if (tid < 64)
+    cols[tid - 32] = col_polar(s, bx0 + tid - 32);
+  else if (tid < 64 + 32 * RPT)
+    rows[tid - 64] = row_polar(s, by0 + tid - 64);
+  __syncthreads();
+  const int mode = mode_s;
+  const Window w = win_s;
+  if (mode == kWinStaged) {
+    stage_window(polar, s.azimuths, s.bins, w, sm, tid);
+    __syncthreads();
+  }
+  const int xi = (tid & 7) * 4, x0 = bx0 + xi;
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int yi = (tid >> 3) + 32 * j, y = by0 + yi;
+    if (y >= s.height || x0 >= s.width) continue;
+    uint8_t v[4] = {0, 0, 0, 0};
+    if (mode != kWinZero) {
+      const RowPolar rp = rows[yi];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (x0 + i < s.width)
+          v[i] = staged_pixel<M>(s, polar, sm, w, mode == kWinStaged, cols[xi + i], rp);
+    }
+    store4(s, out, surf, x0, y, v);
+  }
+}
+
+template <ScanMode M, bool Stage>
+void launch_staged(const ScanSetup& s, const uint8_t* d_polar, Out8 out, int tile_rows,
+                   cudaStream_t stream) {
+  const unsigned gx = unsigned((s.width + kTileW - 1) / kTileW);
+  const size_t smem = Stage ? size_t(kStageBytes) : 0;
+  if (tile_rows == 64) {
+    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 2, Stage>);
+    (void)carved;
+    scan_staged_kernel<M, 2, Stage>
+        <<<dim3(gx, unsigned((s.height + 63) / 64)), kThreads, smem, stream>>>(s, d_polar, out.d,
+                                                                               out.surf);
+  } else {
+    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 1, Stage>);
+    (void)carved;
+    scan_staged_kernel<M, 1, Stage>
+        <<<dim3(gx, unsigned((s.height + 31) / 32)), kThreads, smem, stream>>>(s, d_polar, out.d,
+                                                                               out.surf);
+  }
+}
+
+template <ScanMode M>
+void launch_mode(const ScanSetup& s, const uint8_t* d_polar, Out8 out, const ScanOptions& o,
+                 cudaStream_t stream) {
+  if (o.stage)
+    launch_staged<M, true>(s, d_polar, out, o.tile_rows, stream);
+  else
+    launch_staged<M, false>(s, d_polar, out, o.tile_rows, stream);
 }
 
 }  // namespace
 
+int pyramid_bins_needed(const ScanSetup& s) {
+  if (s.azimuths < kAzBlock1 || s.bins < 1) return 0;
+  // A span reads the pyramid only when it holds >= 16 azimuths, which needs a half-width w > 7
+  // azimuths (na < 2 w + 2), i.e. u < rho / sin(7 / az_per_rad); 6 leaves a margin for the
+  // polynomial's rounding. Its cells then lie below u + rho.
+  const double ang = 6.0 / double(s.az_per_rad), rho = double(s.footprint);
+  if (ang >= 1.5) return s.bins;
+  const double u_max = rho / std::sin(ang);
+  // The display's pixel centre nearest the radar.
+  const double ex0 = double(s.east0), ex1 = ex0 + double(s.width - 1) * double(s.step);
+  const double ny1 = double(s.north0), ny0 = ny1 - double(s.height - 1) * double(s.step);
+  const double de = ex0 > 0 ? ex0 : (ex1 < 0 ? -ex1 : 0.0);
+  const double dn = ny0 > 0 ? ny0 : (ny1 < 0 ? -ny1 : 0.0);
+  if (std::sqrt(de * de + dn * dn) > u_max + 2.0) return 0;
+  return int(std::min<double>(s.bins, std::ceil(u_max + rho) + 2.0));
+}
+
 void launch_az_pyramid(const uint8_t* d_polar, int azimuths, int bins, uint8_t* d_pyramid,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, int bins_needed) {
   const int n1 = azimuths / kAzBlock1, n2 = azimuths / kAzBlock2;
+  const int used = bins_needed < 0 ? bins : std::min(bins, bins_needed);
+  if (used <= 0) return;
   uint8_t* l1 = d_pyramid;
   uint8_t* l2 = d_pyramid + size_t(n1) * size_t(bins);
-  const unsigned gx = unsigned((bins + 255) / 256);
+  const unsigned gx = unsigned((used + 255) / 256);
   if (n1 > 0) {
-    az_block_max_kernel<<<dim3(gx, unsigned(n1)), 256, 0, stream>>>(d_polar, l1, bins, n1,
+    az_block_max_kernel<<<dim3(gx, unsigned(n1)), 256, 0, stream>>>(d_polar, l1, bins, used, n1,
                                                                     kAzBlock1);
     SWL_CUDA_CHECK_LAUNCH();
   }
   if (n2 > 0) {
-    az_block_max_kernel<<<dim3(gx, unsigned(n2)), 256, 0, stream>>>(l1, l2, bins, n2,
+    az_block_max_kernel<<<dim3(gx, unsigned(n2)), 256, 0, stream>>>(l1, l2, bins, used, n2,
                                                                     kAzBlock2 / kAzBlock1);
     SWL_CUDA_CHECK_LAUNCH();
   }
 }
 
 void launch_scan(const ScanSetup& s, const uint8_t* d_polar, ScanMode mode, Out8 out,
-                 uint8_t* d_pyramid, cudaStream_t stream) {
-  const dim3 block(32, 8);
-  const dim3 grid(unsigned((s.width + 4 * 32 - 1) / (4 * 32)), unsigned((s.height + 7) / 8));
-  AzPyramid pyr;
+                 uint8_t* d_pyramid, cudaStream_t stream, ScanOptions opt) {
+  SWL_CHECK(opt.tile_rows == 32 || opt.tile_rows == 64, "scan tile rows must be 32 or 64");
+  // The kernels round with floor_small (|x| < 2^22); the pipeline allows 65536 at most.
+  SWL_CHECK(s.bins < (1 << 21) && s.azimuths < (1 << 21), "scan: too many bins or azimuths");
+  if (s.width <= 0 || s.height <= 0) return;
   switch (mode) {
     case ScanMode::Nearest:
-      scan_kernel<ScanMode::Nearest><<<grid, block, 0, stream>>>(s, d_polar, pyr, out.d, out.surf);
+      launch_mode<ScanMode::Nearest>(s, d_polar, out, opt, stream);
       break;
     case ScanMode::Bilinear:
-      scan_kernel<ScanMode::Bilinear><<<grid, block, 0, stream>>>(s, d_polar, pyr, out.d, out.surf);
+      launch_mode<ScanMode::Bilinear>(s, d_polar, out, opt, stream);
       break;
-    case ScanMode::MaxHold:
+    case ScanMode::MaxHold: {
       SWL_CHECK(d_pyramid != nullptr, "max-hold scan conversion needs a pyramid buffer");
-      launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream);
+      launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream, pyramid_bins_needed(s));
+      AzPyramid pyr;
       pyr.l1 = d_pyramid;
       pyr.l2 = d_pyramid + size_t(s.azimuths / kAzBlock1) * size_t(s.bins);
-      scan_kernel<ScanMode::MaxHold><<<grid, block, 0, stream>>>(s, d_polar, pyr, out.d, out.surf);
+      const dim3 block(32, 8);
+      const dim3 grid(unsigned((s.width + 4 * 32 - 1) / (4 * 32)), unsigned((s.height + 7) / 8));
+      scan_maxhold_direct_kernel<<<grid, block, 0, stream>>>(s, d_polar, pyr, out.d, out.surf);
       break;
+    }
   }
   SWL_CUDA_CHECK_LAUNCH();
-}
-
-namespace {
-
-// A box around the radar holding every pixel whose span may exceed the table's 16 azimuths
-// (na <= 2 w + 2 with w = asin(rho / u) azimuths, so na > 16 needs w > 7: u < rho / sin(7 /
-// az_per_rad)); bounded with a margin. Escapes outside it are still gathered, by the main pass.
-NearBox near_box(const ScanSetup& s) {
-  NearBox b;
-  const double ang = 6.0 / double(s.az_per_rad);
-  double r_px;
-  if (ang >= 1.5)
-    r_px = 1e9;
-  else
-    r_px = (double(s.footprint) / std::sin(ang) + 2.0) / double(s.step) + 2.0;
-  const double xr = -double(s.east0) / double(s.step), yr = double(s.north0) / double(s.step);
-  const double x0 = std::max(0.0, std::floor(xr - r_px)),
-               x1 = std::min(double(s.width), std::ceil(xr + r_px) + 1);
-  const double y0 = std::max(0.0, std::floor(yr - r_px)),
-               y1 = std::min(double(s.height), std::ceil(yr + r_px) + 1);
-  if (x1 <= x0 || y1 <= y0) return b;
-  b.x0 = int(x0);
-  b.y0 = int(y0);
-  b.w = int(x1 - x0);
-  b.h = int(y1 - y0);
-  return b;
-}
-
-}  // namespace
-
-bool MaxHoldTable::usable(const ScanSetup& s) {
-  return s.bins >= 1 && s.bins < 8191 && s.azimuths >= 1 && s.azimuths <= 8192 && s.width > 0 &&
-         s.height > 0;
-}
-
-void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_pyramid, Out8 out,
-                        cudaStream_t stream) {
-  if (!usable(s)) {
-    launch_scan(s, d_polar, ScanMode::MaxHold, out, d_pyramid, stream);
-    return;
-  }
-  SWL_CHECK(d_pyramid != nullptr, "max-hold scan conversion needs a pyramid buffer");
-  prepare(s, stream);
-  launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream);
-  AzPyramid pyr;
-  pyr.l1 = d_pyramid;
-  pyr.l2 = d_pyramid + size_t(s.azimuths / kAzBlock1) * size_t(s.bins);
-  const dim3 block(32, 8);
-  const dim3 grid(unsigned((s.width + 4 * 32 - 1) / (4 * 32)), unsigned((s.height + 7) / 8));
-  const NearBox box = near_box(s);
-  if (tile2d_)
-    scan_lut_kernel<true>
-        <<<grid, block, 0, stream>>>(s, d_polar, pyr, d_lut_.get(), out.d, out.surf, box);
-  else
-    scan_lut_kernel<false>
-        <<<grid, block, 0, stream>>>(s, d_polar, pyr, d_lut_.get(), out.d, out.surf, box);
-  SWL_CUDA_CHECK_LAUNCH();
-  const long long warps = (long long)box.w * box.h;
-  if (warps > 0) {
-    scan_near_kernel<<<unsigned((warps + 7) / 8), 256, 0, stream>>>(s, d_polar, pyr, d_lut_.get(),
-                                                                    out.d, out.surf, box);
-    SWL_CUDA_CHECK_LAUNCH();
-  }
-}
-
-void MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
-  if (valid_ && std::memcmp(&s, &setup_, sizeof s) == 0) return;
-  d_lut_.resize(size_t(s.width) * size_t(s.height));
-  span_lut_kernel<<<dim3(unsigned((s.width + 255) / 256), unsigned(s.height)), 256, 0, stream>>>(
-      s, d_lut_.get());
-  SWL_CUDA_CHECK_LAUNCH();
-  setup_ = s;
-  valid_ = true;
 }
 
 }  // namespace sweepline::gpu::cuda

@@ -1,0 +1,417 @@
+// Both passes of the separable Gaussian and of the separable bilateral in one kernel
+// (GaussianImpl::Fused, the pipeline's default Gaussian; the pipeline's only bilateral).
+//
+// A 256-thread block owns a 128 x 64 output tile. It loads the tile's input with aprons (A = R
+// rounded up to 8 columns each side, R rows above and below, edges clamped) into shared memory
+// in 8-byte words; the row pass turns it into the 8.8 fixed-point intermediate, kept in shared
+// memory as exact floats, 8 columns a thread; the column pass keeps 8 (Gaussian) or 4
+// (bilateral) rows x 4 columns of sums in registers and stores 4 output bytes at once. The
+// radius is a template parameter, so every loop is unrolled and every tap index constant.
+//
+// No integer<->float conversion instructions (a quarter of the FMA rate on this GPU, and the
+// old kernel's bottleneck): a byte b becomes a float as the bit pattern 0x4B0000bb (= 2^23 + b)
+// minus 2^23, and a float v in [0, 2^23) is truncated to an integer by adding 2^23 rounding
+// toward zero (the integer lands in the low mantissa bits). These are exact, so the kernel keeps
+// the CPU's numbers: same taps, same order, same 8.8 rounding of the intermediate
+// (trunc(v * 256 + 0.5)), same final rounding (trunc(v / 256 + 0.5)), same range-weight table
+// index; only the fused multiply-adds and the bilateral's divisions (__fdividef, 2 ulp) differ
+// (within one level, see docs/pipeline.md).
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/fixed_point.hpp"
+
+namespace sweepline::gpu::cuda {
+
+namespace {
+
+constexpr int kTileW = 128, kTileH = 64, kThreads = 256;
+constexpr int kGroup = 8;  // row-pass outputs per thread
+constexpr float kMagic = 8388608.0f;
+constexpr unsigned kMagicBits = 0x4B000000u;
+// Range weights wr[min(d, 255)] for d = 0..256 (256: the column pass's min(255, .)), one copy
+// per lane, [d][lane]: a warp's 32 lookups hit 32 different banks whatever the d's (one shared
+// table made them ~3.5-way bank conflicts, the bilateral's bottleneck).
+constexpr int kTable = 257, kCopies = 32;
+
+struct FusedTaps {
+  float w[2 * kMaxGaussianRadius + 1];  // Gaussian weights, or the bilateral's spatial weights
+  float wr[256];                        // bilateral range weights
+  float centre;                         // bilateral: w[R] * wr[0], the centre tap's weight (d = 0)
+};
+
+template <int R>
+struct Geom {
+  static constexpr int A = (R + 7) / 8 * 8;        // apron columns each side (8-byte loads)
+  static constexpr int TWI = kTileW + 2 * A;       // input tile pitch (bytes, a multiple of 8)
+  static constexpr int THI = kTileH + 2 * R;       // input and intermediate rows
+  static constexpr int NW = (kGroup + 2 * A) / 4;  // 32-bit words a row-pass group reads
+  template <bool Bilateral>
+  static constexpr size_t smem() {
+    return size_t(THI) * kTileW * 4 + size_t(THI) * TWI +
+           (Bilateral ? size_t(kTable) * kCopies * 4 : 0);
+  }
+};
+
+__device__ __forceinline__ int clampi(int v, int lo, int hi) {
+  return min(max(v, lo), hi);
+}
+
+// Byte k (constant) of a word as a float.
+__device__ __forceinline__ float byte_f(uint32_t word, int k) {
+  return __int_as_float(__byte_perm(word, kMagicBits, 0x7540u | unsigned(k))) - kMagic;
+}
+
+// to_fixed(v) as an exact float: trunc(v * 256 + 0.5); v >= 0 and small here.
+__device__ __forceinline__ float fixed_f(float v) {
+  return __fadd_rz(fmaf(v, kFixedScale, 0.5f), kMagic) - kMagic;
+}
+
+// fixed_to_level(v) in the low byte of the result: trunc(min(v / 256 + 0.5, 255)); v >= 0.
+__device__ __forceinline__ uint32_t level_bits(float v_fixed) {
+  const float f = fminf(fmaf(v_fixed, 1.0f / kFixedScale, 0.5f), 255.0f);
+  return __float_as_uint(__fadd_rz(f, kMagic));
+}
+
+__device__ __forceinline__ uint32_t pack4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  return __byte_perm(__byte_perm(a, b, 0x0040u), __byte_perm(c, d, 0x0040u), 0x5410u);
+}
+
+// The range weight whose index d sits in the low bits of bits = 0x4B000000 + d (a float 2^23 + d):
+// (bits << 7) + base is the byte address of [d][lane] once base holds the table's shared address
+// + 4 lane - (0x4B000000 << 7), mod 2^32. One shift-add, no subtraction of the bias. Volatile:
+// keeps the load after the __syncthreads() that publishes the table.
+__device__ __forceinline__ float range_weight(uint32_t bits, uint32_t base) {
+  float r;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(r) : "r"((bits << 7) + base));
+  return r;
+}
+
+// Inputs [x, x + 8) of a row, clamped at both edges.
+__device__ __forceinline__ void load8(uint8_t* dst, const uint8_t* __restrict__ row, int x, int w) {
+  if (x >= 0 && x + 7 < w && (w & 7) == 0) {
+    *reinterpret_cast<uint2*>(dst) = __ldg(reinterpret_cast<const uint2*>(row + x));
+  } else {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) dst[i] = row[clampi(x + i, 0, w - 1)];
+  }
+}
+
+// 4 output bytes (packed) at (x, y), clipped at the right edge; also into the surface.
+__device__ __forceinline__ void store4(Out8 out, int x, int y, int w, uint32_t packed) {
+  uint8_t* row = out.d + size_t(y) * size_t(w);
+  if (x + 3 < w && (w & 3) == 0) {
+    *reinterpret_cast<uint32_t*>(row + x) = packed;
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      if (x + i < w) row[x + i] = uint8_t(packed >> (8 * i));
+  }
+  if (out.surf)
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      if (x + i < w)
+        surf2Dwrite(uint8_t(packed >> (8 * i)), cudaSurfaceObject_t(out.surf), x + i, y);
+}
+
+// Row pass over input tile rows [0, NRows): mid row mid0 + j from tile row j, all kTileW columns.
+template <int R, bool Bilateral, int NRows>
+__device__ __forceinline__ void row_pass(const uint8_t* tile, float* mid, int mid0, uint32_t tbase,
+                                         const FusedTaps& taps) {
+  using G = Geom<R>;
+  constexpr int kGroupsPerRow = kTileW / kGroup;
+  for (int task = threadIdx.x; task < NRows * kGroupsPerRow; task += kThreads) {
+    const int j = task / kGroupsPerRow, c0 = (task % kGroupsPerRow) * kGroup;
+    // Tile bytes [c0, c0 + 8 + 2A): output c0 + o reads taps at bytes c0 + o + A - R + k.
+    const uint2* src = reinterpret_cast<const uint2*>(tile + j * G::TWI + c0);
+    uint32_t wd[G::NW];
+#pragma unroll
+    for (int i = 0; i < G::NW / 2; ++i) {
+      const uint2 q = src[i];
+      wd[2 * i] = q.x;
+      wd[2 * i + 1] = q.y;
+    }
+    float x[kGroup + 2 * R];
+#pragma unroll
+    for (int k = 0; k < kGroup + 2 * R; ++k) {
+      const int b = G::A - R + k;
+      x[k] = byte_f(wd[b >> 2], b & 3);
+    }
+    float v[kGroup];
+#pragma unroll
+    for (int o = 0; o < kGroup; ++o) {
+      if (!Bilateral) {
+        float acc = 0.0f;
+#pragma unroll
+        for (int k = 0; k <= 2 * R; ++k) acc = fmaf(taps.w[k], x[o + k], acc);
+        v[o] = fixed_f(acc);
+      } else {
+        const float c = x[o + R];
+        float num = 0.0f, den = 0.0f;
+#pragma unroll
+        for (int k = 0; k <= 2 * R; ++k) {
+          const float p = x[o + k];
+          // |p - c| + 2^23: the level difference d in the low bits, exactly. The CPU's
+          // ws * wr product, then its sums.
+          const float wt =
+              k == R ? taps.centre
+                     : taps.w[k] * range_weight(__float_as_uint(fabsf(p - c) + kMagic), tbase);
+          num = fmaf(wt, p, num);
+          den += wt;
+        }
+        v[o] = fixed_f(__fdividef(num, den));  // den >= the centre weight > 0
+      }
+    }
+    float4* dst = reinterpret_cast<float4*>(mid + (mid0 + j) * kTileW + c0);
+    dst[0] = make_float4(v[0], v[1], v[2], v[3]);
+    dst[1] = make_float4(v[4], v[5], v[6], v[7]);
+  }
+}
+
+// Column pass of one tile: output rows ty0 .. ty0 + 63 from mid rows 0 .. THI - 1.
+template <int R, bool Bilateral>
+__device__ __forceinline__ void column_pass(const float* mid, Out8 out, int tx0, int ty0, int w,
+                                            int h, uint32_t tbase, const FusedTaps& taps) {
+  const int tid = threadIdx.x, c = 4 * (tid & 31), x = tx0 + c;
+  if (x >= w) return;
+  if (!Bilateral) {
+    constexpr int M = 8;  // rows per thread: 8 warps x 8 = kTileH
+    const int r0 = (tid >> 5) * M;
+    float acc[M][4];
+#pragma unroll
+    for (int i = 0; i < M; ++i)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) acc[i][q] = 0.0f;
+#pragma unroll
+    for (int jj = 0; jj < M + 2 * R; ++jj) {
+      const float4 m = *reinterpret_cast<const float4*>(mid + (r0 + jj) * kTileW + c);
+#pragma unroll
+      for (int i = 0; i < M; ++i) {
+        const int k = jj - i;
+        if (k >= 0 && k <= 2 * R) {
+          acc[i][0] = fmaf(taps.w[k], m.x, acc[i][0]);
+          acc[i][1] = fmaf(taps.w[k], m.y, acc[i][1]);
+          acc[i][2] = fmaf(taps.w[k], m.z, acc[i][2]);
+          acc[i][3] = fmaf(taps.w[k], m.w, acc[i][3]);
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+      const int y = ty0 + r0 + i;
+      if (y >= h) continue;  // not break: keeps acc[] in registers
+      store4(out, x, y, w,
+             pack4(level_bits(acc[i][0]), level_bits(acc[i][1]), level_bits(acc[i][2]),
+                   level_bits(acc[i][3])));
+    }
+  } else {
+    constexpr int M = 4;  // rows per thread and pass; two passes cover the warp's 8 rows
+#pragma unroll 1
+    for (int half = 0; half < 2; ++half) {
+      const int r0 = (tid >> 5) * 8 + half * M;
+      float cen[M][4], num[M][4], den[M][4];
+#pragma unroll
+      for (int i = 0; i < M; ++i) {
+        const float4 m = *reinterpret_cast<const float4*>(mid + (r0 + i + R) * kTileW + c);
+        cen[i][0] = m.x;
+        cen[i][1] = m.y;
+        cen[i][2] = m.z;
+        cen[i][3] = m.w;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) num[i][q] = den[i][q] = 0.0f;
+      }
+#pragma unroll
+      for (int jj = 0; jj < M + 2 * R; ++jj) {
+        const float4 m4 = *reinterpret_cast<const float4*>(mid + (r0 + jj) * kTileW + c);
+        const float m[4] = {m4.x, m4.y, m4.z, m4.w};
+#pragma unroll
+        for (int i = 0; i < M; ++i) {
+          const int k = jj - i;
+          if (k >= 0 && k <= 2 * R) {
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+              // RNE((|p - c| + 0.5) / 256) = (|p - c| + 128) >> 8 (never a tie), + 2^23.
+              const float u = fabsf(m[q] - cen[i][q]) + 0.5f;
+              const float wt =
+                  k == R ? taps.centre
+                         : taps.w[k] *
+                               range_weight(__float_as_uint(fmaf(u, 1.0f / 256.0f, kMagic)), tbase);
+              num[i][q] = fmaf(wt, m[q], num[i][q]);
+              den[i][q] += wt;
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < M; ++i) {
+        const int y = ty0 + r0 + i;
+        if (y >= h) continue;
+        store4(out, x, y, w,
+               pack4(level_bits(__fdividef(num[i][0], den[i][0])),
+                     level_bits(__fdividef(num[i][1], den[i][1])),
+                     level_bits(__fdividef(num[i][2], den[i][2])),
+                     level_bits(__fdividef(num[i][3], den[i][3]))));
+      }
+    }
+  }
+}
+
+// load8 without waiting: an asynchronous copy (cp.async) where the 8 bytes are inside the row
+// and aligned, else the clamped bytes now (the image's left and right edges only).
+__device__ __forceinline__ void load8_async(uint8_t* dst, const uint8_t* __restrict__ row, int x,
+                                            int w) {
+  if (x >= 0 && x + 7 < w && (w & 7) == 0)
+    __pipeline_memcpy_async(dst, row + x, 8);
+  else
+    load8(dst, row, x, w);
+}
+
+// A block filters a vertical strip of `strip` tiles (column blockIdx.x). The first tile's rows
+// are all computed; each next tile reuses the last 2R intermediate rows of the one before (moved
+// to the top of mid) and row-filters only its 64 new input rows, whose copy into the (then idle)
+// input tile is started before the column pass of the current tile, so that it overlaps it.
+// Resident blocks per SM the shared memory allows (4 for the Gaussian up to R = 8, 3 above, 2
+// for the bilateral's 32-copy table): the register cap that keeps them all resident.
+template <int R, bool Bilateral>
+constexpr int kMinBlocks = Bilateral ? 2 : (R <= 8 ? 4 : 3);
+
+template <int R, bool Bilateral>
+__global__ void __launch_bounds__(kThreads, (kMinBlocks<R, Bilateral>))
+    fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, int strip,
+                 const __grid_constant__ FusedTaps taps) {
+  using G = Geom<R>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  float* mid = reinterpret_cast<float*>(smem);                              // [THI][kTileW]
+  uint8_t* tile = smem + size_t(G::THI) * kTileW * 4;                       // [THI][TWI]
+  float* table = reinterpret_cast<float*>(tile + size_t(G::THI) * G::TWI);  // [kTable][kCopies]
+  const int tid = threadIdx.x, tx0 = blockIdx.x * kTileW;
+  const int tile_rows = (h + kTileH - 1) / kTileH, t0 = blockIdx.y * strip;
+  const int ntiles = min(strip, tile_rows - t0), ys = t0 * kTileH;  // the strip's first row
+  constexpr int kWords = G::TWI / 8;                                // 8-byte words a tile row
+  const auto src_row = [&](int y) { return in + size_t(clampi(y, 0, h - 1)) * size_t(w); };
+
+  for (int i = tid; i < G::THI * kWords; i += kThreads) {
+    const int j = i / kWords, q = i - j * kWords;
+    load8(tile + j * G::TWI + 8 * q, src_row(ys - R + j), tx0 - G::A + 8 * q, w);
+  }
+  if (Bilateral) {
+    for (int i = tid; i < kTable * kCopies; i += kThreads)
+      table[i] = taps.wr[min(i / kCopies, 255)];
+  }
+  __syncthreads();
+  const uint32_t tbase =
+      uint32_t(__cvta_generic_to_shared(table)) + 4u * uint32_t(tid & 31) - (kMagicBits << 7);
+  row_pass<R, Bilateral, G::THI>(tile, mid, 0, tbase, taps);
+  __syncthreads();
+
+  constexpr int kCarry = 2 * R * (kTileW / 4), kKeep = (kCarry + kThreads - 1) / kThreads;
+  for (int t = 0; t < ntiles; ++t) {
+    const bool more = t + 1 < ntiles;
+    const int ty0 = ys + t * kTileH;
+    if (more) {  // the next tile's new input rows: image rows ty0 + 64 + R + j, j < 64
+      for (int i = tid; i < kTileH * kWords; i += kThreads) {
+        const int j = i / kWords, q = i - j * kWords;
+        load8_async(tile + j * G::TWI + 8 * q, src_row(ty0 + kTileH + R + j), tx0 - G::A + 8 * q,
+                    w);
+      }
+      __pipeline_commit();
+    }
+    column_pass<R, Bilateral>(mid, out, tx0, ty0, w, h, tbase, taps);
+    if (!more) break;
+    __syncthreads();
+    // mid rows 64 .. 64 + 2R - 1 become rows 0 .. 2R - 1.
+    float4 keep[kKeep];
+#pragma unroll
+    for (int p = 0; p < kKeep; ++p) {
+      const int i = tid + p * kThreads;
+      if (i < kCarry) keep[p] = reinterpret_cast<const float4*>(mid + kTileH * kTileW)[i];
+    }
+    __pipeline_wait_prior(0);
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < kKeep; ++p) {
+      const int i = tid + p * kThreads;
+      if (i < kCarry) reinterpret_cast<float4*>(mid)[i] = keep[p];
+    }
+    row_pass<R, Bilateral, kTileH>(tile, mid, 2 * R, tbase, taps);
+    __syncthreads();
+  }
+}
+
+// Tiles per strip: the fewest that fit all strips in one wave of resident blocks (a second,
+// partial wave would cost a whole strip's time).
+template <int R, bool Bilateral>
+int auto_strip(int tile_cols, int tile_rows, size_t smem) {
+  static const int slots = [&] {
+    int blocks = 0, dev = 0, sms = 0;
+    SWL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, fused_kernel<R, Bilateral>, kThreads, smem));
+    SWL_CUDA_CHECK(cudaGetDevice(&dev));
+    SWL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    return std::max(1, blocks * sms);
+  }();
+  for (int strip = 1; strip < tile_rows; ++strip)
+    if (long(tile_cols) * ((tile_rows + strip - 1) / strip) <= slots) return strip;
+  return std::max(1, tile_rows);
+}
+
+template <int R, bool Bilateral>
+void launch_fused(const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
+                  cudaStream_t stream, int strip) {
+  constexpr size_t smem = Geom<R>::template smem<Bilateral>();
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      fused_kernel<R, Bilateral>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  SWL_CUDA_CHECK(attr);
+  const int tile_cols = (w + kTileW - 1) / kTileW, tile_rows = (h + kTileH - 1) / kTileH;
+  if (strip <= 0) strip = auto_strip<R, Bilateral>(tile_cols, tile_rows, smem);
+  strip = std::min(strip, tile_rows);
+  const dim3 grid(unsigned(tile_cols), unsigned((tile_rows + strip - 1) / strip));
+  fused_kernel<R, Bilateral><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, strip, taps);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+template <bool Bilateral, int R = 1>
+void dispatch(int r, const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
+              cudaStream_t stream, int strip) {
+  constexpr int kMax = Bilateral ? kMaxBilateralRadius : kMaxGaussianRadius;
+  if constexpr (R <= kMax) {
+    if (r == R) return launch_fused<R, Bilateral>(d_in, out, w, h, taps, stream, strip);
+    dispatch<Bilateral, R + 1>(r, d_in, out, w, h, taps, stream, strip);
+  } else {
+    SWL_CHECK(false,
+              Bilateral ? "bilateral: radius out of range" : "Gaussian: radius out of range");
+  }
+}
+
+}  // namespace
+
+void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
+                           const std::vector<float>& weights, cudaStream_t stream,
+                           int strip_tiles) {
+  SWL_CHECK(weights.size() % 2 == 1 && weights.size() <= 2 * kMaxGaussianRadius + 1,
+            "Gaussian: bad kernel size");
+  SWL_CHECK(w > 0 && h > 0, "Gaussian: empty image");
+  FusedTaps taps{};
+  for (size_t i = 0; i < weights.size(); ++i) taps.w[i] = weights[i];
+  dispatch<false>(int(weights.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
+}
+
+void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
+                            const std::vector<float>& spatial, const std::array<float, 256>& range,
+                            cudaStream_t stream, int strip_tiles) {
+  SWL_CHECK(spatial.size() % 2 == 1 && spatial.size() <= 2 * kMaxBilateralRadius + 1,
+            "bilateral: bad kernel size");
+  SWL_CHECK(w > 0 && h > 0, "bilateral: empty image");
+  FusedTaps taps{};
+  for (size_t i = 0; i < spatial.size(); ++i) taps.w[i] = spatial[i];
+  for (size_t i = 0; i < 256; ++i) taps.wr[i] = range[i];
+  taps.centre = spatial[spatial.size() / 2] * range[0];  // the CPU's product for d = 0
+  dispatch<true>(int(spatial.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
+}
+
+}  // namespace sweepline::gpu::cuda

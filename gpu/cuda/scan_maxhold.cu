@@ -1,0 +1,574 @@
+// Max-hold scan conversion through a per-geometry table (MaxHoldTable, pipeline_kernels.hpp).
+//
+// A pixel's span (range bins r0..r1 x azimuths a0..a1, gpu/scan_math.hpp) depends only on the
+// geometry, so the build computes every pixel's exact span once, with the CPU's arithmetic, and
+// the per-frame gather does no polar arithmetic at all. Per 32 x 32 (or 32 x 64) pixel block the
+// table holds a record: the block's polar window (the union of its pixels' spans), which the
+// gather stages in shared memory with coalesced 16-byte loads. Per pixel it holds 3 bytes in two
+// planes: the offset of the span's first cell in the staged window (16 bits; 0xFFFF past the
+// range) and its shape (azimuth rows - 1, bins - 1: 4 bits each). The gather takes each row's
+// cells out of two shared-memory words with byte permutations and one 3-way 16x2 max.
+//
+// Blocks wholly past the range are zeros; blocks around the radar (window too large, or spans
+// of more than 16 rows or bins) are computed per pixel as launch_scan does, their widest spans
+// (> 16 azimuths) one warp each, and go first in the launch so that they do not end it alone.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/scan_staging.cuh"
+
+namespace sweepline::gpu::cuda {
+
+namespace {
+
+using namespace scan_detail;
+
+constexpr uint16_t kOffPast = 0xFFFF;  // past the range: 0
+constexpr int kNearAz = 16;  // in the per-pixel blocks, spans wider than this get a warp each
+enum : int { kBlockZero = 0, kBlockFast = 1, kBlockSlow = 2 };
+
+// The block's reference azimuth (its centre's): every azimuth of the block is unwrapped to
+// within half a turn of it, so that a window across north is one run of rows.
+__device__ int block_a_ref(const ScanSetup& s, int bx0, int by0, int rows) {
+  const float xc = float(bx0) + 15.5f, yc = float(by0) + 0.5f * float(rows) - 0.5f;
+  const float e = swl_fma(xc, s.step, s.east0), n = swl_fma(-yc, s.step, s.north0);
+  int a = swl_floor(swl_azimuth(e, n, s.az_per_rad, float(s.azimuths)));
+  return a >= s.azimuths ? a - s.azimuths : a;
+}
+
+// One block per tile, 4 horizontal pixels a thread (the gather's mapping): every pixel's exact
+// span, the tile's window (block-wide minima and maxima), then each pixel's offset and shape.
+template <int RPT>
+__global__ void __launch_bounds__(kThreads)
+    maxhold_build_kernel(ScanSetup s, uint16_t* __restrict__ offs, uint8_t* __restrict__ shapes,
+                         int4* __restrict__ blocks) {
+  __shared__ int a_ref_s, red[6];  // min a0, max a1, min r0, max r1, any unfit, any valid
+  __shared__ int4 rec_s;
+  const int tid = int(threadIdx.x);
+  const int bx0 = int(blockIdx.x) * kTileW, by0 = int(blockIdx.y) * 32 * RPT;
+  if (tid == 0) {
+    a_ref_s = block_a_ref(s, bx0, by0, 32 * RPT);
+    red[0] = INT_MAX;
+    red[1] = INT_MIN;
+    red[2] = INT_MAX;
+    red[3] = INT_MIN;
+    red[4] = red[5] = 0;
+  }
+  __syncthreads();
+  const int a_ref = a_ref_s, A = s.azimuths;
+  const int x0 = bx0 + (tid & 7) * 4;
+  int r0[RPT][4], r1[RPT][4], a0[RPT][4], a1[RPT][4];  // a0 > a1: past the range
+  int mn_a = INT_MAX, mx_a = INT_MIN, mn_r = INT_MAX, mx_r = INT_MIN, unfit = 0, valid = 0;
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int x = x0 + i;
+      r0[j][i] = r1[j][i] = a0[j][i] = 0;
+      a1[j][i] = -1;
+      if (x >= s.width || y >= s.height) continue;
+      const PixelPolar pp = swl_pixel_polar(s, x, y);
+      if (!(pp.u < float(s.bins))) continue;
+      valid = 1;
+      const PixelSpan sp = swl_pixel_span(s, pp);
+      int a = sp.a0;
+      if (2 * (a - a_ref) > A)
+        a -= A;
+      else if (2 * (a - a_ref) < -A)
+        a += A;
+      r0[j][i] = sp.r0;
+      r1[j][i] = sp.r1;
+      a0[j][i] = a;
+      a1[j][i] = a + sp.na - 1;
+      if (sp.na >= A || sp.na > 16 || sp.r1 - sp.r0 >= 16) unfit = 1;
+      mn_a = min(mn_a, a);
+      mx_a = max(mx_a, a + sp.na - 1);
+      mn_r = min(mn_r, sp.r0);
+      mx_r = max(mx_r, sp.r1);
+    }
+  }
+  if (valid) {
+    atomicMin(&red[0], mn_a);
+    atomicMax(&red[1], mx_a);
+    atomicMin(&red[2], mn_r);
+    atomicMax(&red[3], mx_r);
+    atomicOr(&red[5], 1);
+  }
+  if (unfit) atomicOr(&red[4], 1);
+  __syncthreads();
+  if (tid == 0) {
+    int4 rec = make_int4(a_ref, 0, 0, kBlockSlow);
+    if (!red[5]) {
+      rec.w = kBlockZero;
+    } else if (!red[4]) {
+      int r_lo = red[2];
+      if ((s.bins & 15) == 0) r_lo &= ~15;
+      const int n_r = red[3] - r_lo + 1, n_az = red[1] - red[0] + 1;
+      if (4 * n_az <= A && n_az * window_pitch(n_r) <= kStageBytes) {
+        rec.y = red[0];
+        rec.z = r_lo;
+        rec.w = kBlockFast | n_az << 2 | n_r << 17;
+      }
+    }
+    rec_s = rec;
+    blocks[blockIdx.y * gridDim.x + blockIdx.x] = rec;
+  }
+  __syncthreads();
+  const int4 rec = rec_s;
+  if ((rec.w & 3) != kBlockFast) return;  // the gather does not read these pixels' entries
+  const int pitch = window_pitch(int(unsigned(rec.w) >> 17));
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    if (y >= s.height) continue;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int x = x0 + i;
+      if (x >= s.width) continue;
+      const size_t k = size_t(y) * size_t(s.width) + size_t(x);
+      const bool in = a1[j][i] >= a0[j][i];
+      offs[k] = in ? uint16_t((a0[j][i] - rec.y) * pitch + r0[j][i] - rec.z) : kOffPast;
+      shapes[k] = in ? uint8_t((a1[j][i] - a0[j][i]) | (r1[j][i] - r0[j][i]) << 4) : uint8_t(0);
+    }
+  }
+}
+
+// Pixels around the radar whose spans are too wide for one thread (a few pixels, thousands of
+// cells each) get a warp each, in the near blocks of the gather launch; this box holds every
+// pixel whose span may exceed kNearAz azimuths (na <= 2 w + 2, w = asin(rho / u) azimuths, so na
+// > 16 needs w > 7: u < rho / sin(7 / az_per_rad)), with a margin of 2 bins and 2 pixels.
+// Escapes outside it (there are none) would be gathered in place.
+struct NearBox {
+  int x0 = 0, y0 = 0, w = 0, h = 0;
+  __device__ bool holds(int x, int y) const {
+    return x >= x0 && x < x0 + w && y >= y0 && y < y0 + h;
+  }
+};
+
+NearBox near_box(const ScanSetup& s) {
+  NearBox b;
+  const double ang = 7.0 / double(s.az_per_rad);
+  double r_px;
+  if (ang >= 1.5)
+    r_px = 1e9;
+  else
+    r_px = (double(s.footprint) / std::sin(ang) + 2.0) / double(s.step) + 2.0;
+  const double xr = -double(s.east0) / double(s.step), yr = double(s.north0) / double(s.step);
+  const double x0 = std::max(0.0, std::floor(xr - r_px)),
+               x1 = std::min(double(s.width), std::ceil(xr + r_px) + 1);
+  const double y0 = std::max(0.0, std::floor(yr - r_px)),
+               y1 = std::min(double(s.height), std::ceil(yr + r_px) + 1);
+  if (x1 <= x0 || y1 <= y0) return b;
+  b.x0 = int(x0);
+  b.y0 = int(y0);
+  b.w = int(x1 - x0);
+  b.h = int(y1 - y0);
+  return b;
+}
+
+constexpr int kNearPerWarp = 4;  // box pixels a near warp screens (lanes 0-3)
+
+// The order the gather launch takes the tiles in (one block of 1024 threads): per-pixel tiles
+// first (each takes several times as long as a table tile and would otherwise end the launch
+// alone), then table tiles, then zero tiles; each slot gets the tile's record and its position
+// (bx | by << 16), loaded side by side by the gather.
+constexpr int kOrderThreads = 1024;
+
+__device__ int block_exclusive_scan(int v, int* sums, int& total) {
+  const int lane = int(threadIdx.x & 31u), warp = int(threadIdx.x >> 5);
+  int x = v;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const int y = __shfl_up_sync(0xFFFFFFFFu, x, o);
+    if (lane >= o) x += y;
+  }
+  if (lane == 31) sums[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    int t = sums[lane];
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const int y = __shfl_up_sync(0xFFFFFFFFu, t, o);
+      if (lane >= o) t += y;
+    }
+    sums[lane] = t;
+  }
+  __syncthreads();
+  const int excl = x - v + (warp > 0 ? sums[warp - 1] : 0);
+  total = sums[31];
+  __syncthreads();
+  return excl;
+}
+
+__global__ void __launch_bounds__(kOrderThreads)
+    maxhold_order_kernel(const int4* __restrict__ recs, int n, int blocks_x,
+                         int4* __restrict__ ordered, int* __restrict__ slots) {
+  __shared__ int sums[32];
+  const int per = (n + kOrderThreads - 1) / kOrderThreads;
+  const int i0 = int(threadIdx.x) * per, i1 = min(n, i0 + per);
+  int c[3] = {0, 0, 0};  // per-pixel, table, zero
+  for (int i = i0; i < i1; ++i) {
+    const int m = recs[i].w & 3;
+    ++c[m == kBlockSlow ? 0 : (m == kBlockFast ? 1 : 2)];
+  }
+  int base[3], total[3];
+  for (int k = 0; k < 3; ++k) base[k] = block_exclusive_scan(c[k], sums, total[k]);
+  base[1] += total[0];
+  base[2] += total[0] + total[1];
+  for (int i = i0; i < i1; ++i) {
+    const int4 r = recs[i];
+    const int m = r.w & 3, k = m == kBlockSlow ? 0 : (m == kBlockFast ? 1 : 2);
+    const int slot = base[k]++;
+    ordered[slot] = r;
+    slots[slot] = (i % blocks_x) | (i / blocks_x) << 16;
+  }
+}
+
+// The maximum over a span, gathered per pixel (per-pixel tiles): up to kNearAz azimuth rows of
+// up to 4 bins come from one or two aligned 32-bit words per row, several rows in flight at
+// once; anything wider goes through swl_span_max (pyramid included). The same cells either way.
+__device__ __forceinline__ uint8_t span_max_words(const ScanSetup& s,
+                                                  const uint8_t* __restrict__ polar,
+                                                  const AzPyramid& pyr, const PixelSpan& sp) {
+  const int rl = sp.r1 - sp.r0 + 1;
+  if (sp.na > kNearAz || rl > 4) return swl_span_max(s, polar, pyr, sp);
+  const size_t total = size_t(s.azimuths) * size_t(s.bins), b = size_t(s.bins);
+  const unsigned mask = 0xFFFFFFFFu >> (32 - 8 * rl);
+  const uint32_t* words = reinterpret_cast<const uint32_t*>(polar);
+  unsigned acc = 0;
+  int a = sp.a0;
+#pragma unroll 4
+  for (int k = 0; k < sp.na; ++k) {
+    const size_t p = size_t(a) * b + size_t(sp.r0), w0 = p >> 2;
+    unsigned v = 0;
+    if (4 * w0 + 8 <= total) {
+      v = __funnelshift_r(__ldg(words + w0), __ldg(words + w0 + 1), unsigned(p & 3u) * 8u) & mask;
+    } else {  // the frame's last word(s)
+      for (int i = 0; i < rl; ++i) v |= unsigned(__ldg(polar + p + size_t(i))) << (8 * i);
+    }
+    acc = bytes_max_acc(acc, v);
+    if (++a == s.azimuths) a = 0;
+  }
+  return uint8_t(bytes_max_result(acc));
+}
+
+// A near block: each warp screens kNearPerWarp pixels of the box, one per lane, for those a
+// per-pixel tile left out (span wider than kNearAz), then gathers each of them with the whole
+// warp: up to 512 azimuths the lanes take every 32nd azimuth row; wider spans (at the radar) are
+// split into runs aligned to the pyramid's 16-azimuth blocks, each gathered like swl_span_max
+// (pyramid included). The warp takes the maximum: the same cells, the same maximum.
+__device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar,
+                           const AzPyramid& pyr, const int4* __restrict__ recs, int blocks_x,
+                           int tile_rows, uint8_t* __restrict__ out, unsigned long long surf,
+                           const NearBox& box, int block) {
+  const int lane = int(threadIdx.x & 31u);
+  const long long i =
+      ((long long)block * (kThreads / 32) + (threadIdx.x >> 5)) * kNearPerWarp + lane;
+  PixelSpan mine{0, 0, 0, 0};
+  bool escape = false;
+  if (lane < kNearPerWarp && i < (long long)box.w * box.h) {
+    const int x = box.x0 + int(i % box.w), y = box.y0 + int(i / box.w);
+    if ((__ldg(recs + (y / tile_rows) * blocks_x + x / kTileW).w & 3) == kBlockSlow) {
+      const PixelPolar pp = swl_pixel_polar(s, x, y);
+      if (pp.u < float(s.bins)) {
+        mine = swl_pixel_span(s, pp);
+        escape = mine.na > kNearAz;
+      }
+    }
+  }
+  unsigned todo = __ballot_sync(0xFFFFFFFFu, escape);
+  while (todo) {
+    const int src = __ffs(int(todo)) - 1;
+    todo &= todo - 1u;
+    PixelSpan sp;
+    sp.r0 = __shfl_sync(0xFFFFFFFFu, mine.r0, src);
+    sp.r1 = __shfl_sync(0xFFFFFFFFu, mine.r1, src);
+    sp.a0 = __shfl_sync(0xFFFFFFFFu, mine.a0, src);
+    sp.na = __shfl_sync(0xFFFFFFFFu, mine.na, src);
+    unsigned m = 0;
+    if (sp.na <= 32 * kAzBlock1) {
+      // Lane l takes azimuths a0 + l, a0 + l + 32, ...: independent loads, several in flight.
+#pragma unroll 4
+      for (int k = lane; k < sp.na; k += 32) {
+        int a = sp.a0 + k;
+        if (a >= s.azimuths) a -= s.azimuths;
+        const uint8_t* row = polar + size_t(a) * size_t(s.bins);
+        for (int r = sp.r0; r <= sp.r1; ++r) m = max(m, unsigned(__ldg(row + r)));
+      }
+    } else {
+      const int a_first = sp.a0 - sp.a0 % kAzBlock1;
+      int chunk = (sp.na + (sp.a0 - a_first) + 31) / 32;
+      chunk = (chunk + kAzBlock1 - 1) / kAzBlock1 * kAzBlock1;
+      const int lo = max(a_first + lane * chunk, sp.a0),
+                hi = min(a_first + (lane + 1) * chunk, sp.a0 + sp.na);
+      if (hi > lo) {
+        PixelSpan sub = sp;
+        sub.a0 = lo >= s.azimuths ? lo - s.azimuths : lo;
+        sub.na = hi - lo;
+        m = swl_span_max(s, polar, pyr, sub);
+      }
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) m = max(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
+    if (lane == src) {
+      const int x = box.x0 + int(i % box.w), y = box.y0 + int(i / box.w);
+      out[size_t(y) * size_t(s.width) + size_t(x)] = uint8_t(m);
+      if (surf) surf2Dwrite(uint8_t(m), cudaSurfaceObject_t(surf), x, y);
+    }
+  }
+}
+
+// The maximum over rows 0..nr of the staged window from byte `off` on, rlm1 + 1 > 4 bins a row
+// (zoomed out), 4 at a time.
+__device__ __forceinline__ uint8_t staged_max_wide(const uint8_t* sm, int pitch, int off, int rlm1,
+                                                   int nr) {
+  const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (off & ~3));
+  const unsigned sh = unsigned(off & 3) * 8u;
+  const int rl = rlm1 + 1;
+  unsigned acc = 0;
+  for (int k = 0; k <= nr; ++k, q += pitch >> 2)
+    for (int o = 0; o < rl; o += 4) {
+      const unsigned mask = rl - o >= 4 ? 0xFFFFFFFFu : 0xFFFFFFFFu >> (32 - 8 * (rl - o));
+      acc = bytes_max_acc(acc, __funnelshift_r(q[o >> 2], q[(o >> 2) + 1], sh) & mask);
+    }
+  return uint8_t(bytes_max_result(acc));
+}
+
+struct GatherArgs {
+  const uint16_t* offs;
+  const uint8_t* shapes;
+  const int4* recs;     // by tile (the near blocks' look-ups)
+  const int4* ordered;  // by slot
+  const int* slots;     // slot -> bx | by << 16
+  int blocks_x, near_blocks;
+  NearBox box;
+};
+
+// The per-frame gather, one launch: near blocks first, then the tiles in maxhold_order_kernel's
+// order. A table tile: 4 horizontal pixels a thread (a warp covers 32 x 4 pixels). 5 blocks an
+// SM: 48 registers, no spilling (40 spill).
+template <int RPT>
+__global__ void __launch_bounds__(kThreads, 5)
+    maxhold_gather_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
+                          GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
+  extern __shared__ __align__(16) uint8_t sm[];
+  if (int(blockIdx.x) < g.near_blocks) {
+    near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, int(blockIdx.x));
+    return;
+  }
+  const int slot = int(blockIdx.x) - g.near_blocks;
+  const int4 rec = __ldg(g.ordered + slot);
+  const int pos = __ldg(g.slots + slot);
+  const int tid = int(threadIdx.x);
+  const int bx0 = (pos & 0xFFFF) * kTileW, by0 = (pos >> 16) * 32 * RPT;
+  const int x0 = bx0 + (tid & 7) * 4;
+  const int mode = rec.w & 3;
+  if (mode == kBlockZero) {
+    const uint8_t zero[4] = {0, 0, 0, 0};
+    for (int j = 0; j < RPT; ++j) {
+      const int y = by0 + (tid >> 3) + 32 * j;
+      if (y < s.height && x0 < s.width) store4(s, out, surf, x0, y, zero);
+    }
+    return;
+  }
+  if (mode == kBlockSlow) {  // per pixel; the widest spans by the near blocks
+    for (int j = 0; j < RPT; ++j) {
+      const int y = by0 + (tid >> 3) + 32 * j;
+      if (y >= s.height) continue;
+      for (int i = 0; i < 4; ++i) {
+        const int x = x0 + i;
+        if (x >= s.width) continue;
+        const PixelPolar p = swl_pixel_polar(s, x, y);
+        uint8_t v = 0;
+        if (p.u < float(s.bins)) {
+          const PixelSpan sp = swl_pixel_span(s, p);
+          if (sp.na > kNearAz && g.box.holds(x, y)) continue;
+          v = span_max_words(s, polar, pyr, sp);
+        }
+        out[size_t(y) * size_t(s.width) + size_t(x)] = v;
+        if (surf) surf2Dwrite(v, cudaSurfaceObject_t(surf), x, y);
+      }
+    }
+    return;
+  }
+  Window w;
+  w.a_lo = rec.y;
+  w.r_lo = rec.z;
+  w.n_az = (rec.w >> 2) & 0x7FFF;
+  w.n_r = int(unsigned(rec.w) >> 17);
+  w.pitch = window_pitch(w.n_r);
+  // This thread's table entries, fetched before the staging so that their latency overlaps it.
+  uint32_t off2[RPT][2], shape4[RPT];
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    off2[j][0] = off2[j][1] = 0xFFFFFFFFu;
+    shape4[j] = 0;
+    if (y >= s.height || x0 >= s.width) continue;
+    const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
+    if ((s.width & 3) == 0) {
+      const uint2 o = __ldg(reinterpret_cast<const uint2*>(g.offs + k));
+      off2[j][0] = o.x;
+      off2[j][1] = o.y;
+      shape4[j] = __ldg(reinterpret_cast<const uint32_t*>(g.shapes + k));
+    } else {
+      for (int i = 0; i < 4; ++i)
+        if (x0 + i < s.width) {
+          const unsigned sh = 16u * unsigned(i & 1);
+          off2[j][i >> 1] = (off2[j][i >> 1] & ~(0xFFFFu << sh)) | unsigned(__ldg(g.offs + k + i))
+                                                                       << sh;
+          shape4[j] |= unsigned(__ldg(g.shapes + k + i)) << (8 * i);
+        }
+    }
+  }
+  stage_window(polar, s.azimuths, s.bins, w, sm, tid);
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    if (y >= s.height || x0 >= s.width) continue;
+    // Straight-line code for the common case (<= 4 bins, rows 0 and 1) of the 4 pixels, so that
+    // their shared-memory loads overlap; past-range pixels read cell 0 and are zeroed; the rare
+    // longer spans are finished afterwards.
+    unsigned off[4], shape[4], acc[4], sel_a[4], sel_b[4];
+    bool more = false;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      off[i] = (off2[j][i >> 1] >> (16 * (i & 1))) & 0xFFFFu;
+      shape[i] = off[i] == kOffPast ? 0u : (shape4[j] >> (8 * i)) & 0xFFu;
+      const unsigned o = off[i] == kOffPast ? 0u : off[i];
+      const unsigned nr = shape[i] & 15u, rlm1 = min(shape[i] >> 4, 3u);
+      more |= nr >= 2u || (shape[i] >> 4) > 3u;
+      const unsigned shx = (o & 3u) * 0x1010u;
+      sel_a[i] = shx + min(rlm1, 1u) * 0x1000u;
+      sel_b[i] = shx + min(rlm1, 2u) * 0x10u + rlm1 * 0x1000u;
+      const uint32_t* p = reinterpret_cast<const uint32_t*>(sm + (o & ~3u));
+      const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (o & ~3u) + (nr ? w.pitch : 0));
+      const uint32_t p0 = p[0], p1 = p[1], q0 = q[0], q1 = q[1];
+      acc[i] = __vimax3_u16x2(__byte_perm(p0, p1, sel_a[i]), __byte_perm(p0, p1, sel_b[i]),
+                              __byte_perm(q0, q1, sel_a[i]));
+      acc[i] = __vimax3_u16x2(acc[i], __byte_perm(q0, q1, sel_b[i]), 0u);
+    }
+    if (more) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int nr = int(shape[i] & 15u), rlm1 = int(shape[i] >> 4);
+        if (rlm1 > 3) {
+          acc[i] = unsigned(staged_max_wide(sm, w.pitch, int(off[i]), rlm1, nr)) << 8;
+        } else {
+          const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (off[i] & ~3u) + w.pitch);
+          for (int k = 2; k <= nr; ++k) {
+            q += w.pitch >> 2;
+            const uint32_t r0 = q[0], r1 = q[1];
+            acc[i] = __vimax3_u16x2(acc[i], __byte_perm(r0, r1, sel_a[i]),
+                                    __byte_perm(r0, r1, sel_b[i]));
+          }
+        }
+      }
+    }
+    uint8_t v[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      v[i] = off[i] == kOffPast ? uint8_t(0) : uint8_t(max(acc[i] >> 24, (acc[i] >> 8) & 0xFFu));
+    store4(s, out, surf, x0, y, v);
+  }
+}
+
+}  // namespace
+
+bool MaxHoldTable::usable(const ScanSetup& s) {
+  // The predictions are rounded with floor_small (|x| < 2^22); tile positions pack into 16 bits.
+  return s.bins >= 1 && s.bins < (1 << 20) && s.azimuths >= 1 && s.azimuths < (1 << 20) &&
+         s.width > 0 && s.height > 0 && s.width < (1 << 20) && s.height < (1 << 20);
+}
+
+void MaxHoldTable::set_tile_rows(int rows) {
+  SWL_CHECK(rows == 32 || rows == 64, "max-hold table tile rows must be 32 or 64");
+  tile_rows_ = rows;
+}
+
+bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
+  if (valid_ && built_rows_ == tile_rows_ && std::memcmp(&s, &setup_, sizeof s) == 0) return false;
+  const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
+  const size_t n = size_t(bx) * size_t(by);
+  d_offs_.resize(size_t(s.width) * size_t(s.height));
+  d_shapes_.resize(size_t(s.width) * size_t(s.height));
+  d_blocks_.resize(2 * n);  // by tile, then by slot
+  d_slots_.resize(n);
+  if (tile_rows_ == 64)
+    maxhold_build_kernel<2><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
+        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get());
+  else
+    maxhold_build_kernel<1><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
+        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get());
+  SWL_CUDA_CHECK_LAUNCH();
+  maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(d_blocks_.get(), int(n), bx,
+                                                        d_blocks_.get() + n, d_slots_.get());
+  SWL_CUDA_CHECK_LAUNCH();
+  setup_ = s;
+  built_rows_ = tile_rows_;
+  valid_ = true;
+  return true;
+}
+
+void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_pyramid, Out8 out,
+                        cudaStream_t stream) {
+  if (!usable(s)) {
+    launch_scan(s, d_polar, ScanMode::MaxHold, out, d_pyramid, stream);
+    return;
+  }
+  SWL_CHECK(d_pyramid != nullptr, "max-hold scan conversion needs a pyramid buffer");
+  prepare(s, stream);
+  launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream, pyramid_bins_needed(s));
+  AzPyramid pyr;
+  pyr.l1 = d_pyramid;
+  pyr.l2 = d_pyramid + size_t(s.azimuths / kAzBlock1) * size_t(s.bins);
+  const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
+  const long long n = (long long)bx * by;
+  GatherArgs g;
+  g.offs = d_offs_.get();
+  g.shapes = d_shapes_.get();
+  g.recs = d_blocks_.get();
+  g.ordered = d_blocks_.get() + n;
+  g.slots = d_slots_.get();
+  g.blocks_x = bx;
+  g.box = near_box(s);
+  const long long per_block = (kThreads / 32) * kNearPerWarp;
+  g.near_blocks = int(((long long)g.box.w * g.box.h + per_block - 1) / per_block);
+  const unsigned grid = unsigned(g.near_blocks + n);
+  if (tile_rows_ == 64) {
+    static const bool carved = prefer_shared_memory(maxhold_gather_kernel<2>);
+    (void)carved;
+    maxhold_gather_kernel<2>
+        <<<grid, kThreads, kStageBytes, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
+  } else {
+    static const bool carved = prefer_shared_memory(maxhold_gather_kernel<1>);
+    (void)carved;
+    maxhold_gather_kernel<1>
+        <<<grid, kThreads, kStageBytes, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
+  }
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+MaxHoldTable::BlockCounts MaxHoldTable::block_counts(cudaStream_t stream) const {
+  BlockCounts c;
+  if (!valid_) return c;
+  std::vector<int4> h(d_blocks_.size() / 2);
+  SWL_CUDA_CHECK(cudaMemcpyAsync(h.data(), d_blocks_.get(), h.size() * sizeof(int4),
+                                 cudaMemcpyDeviceToHost, stream));
+  SWL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (const int4& r : h) {
+    const int m = r.w & 3;
+    (m == kBlockZero ? c.zero : m == kBlockFast ? c.table : c.per_pixel)++;
+  }
+  return c;
+}
+
+}  // namespace sweepline::gpu::cuda

@@ -1,0 +1,178 @@
+#pragma once
+// Device helpers shared by the scan-conversion kernels (scan_kernels.cu, scan_maxhold.cu): the
+// polar window a block stages in shared memory (max-hold through its table; nearest and
+// bilinear optionally), the CPU's polar arithmetic with its per-row and per-column parts
+// factored out, byte maxima and cheap floors.
+//
+// Measured on the H100 (docs/perf/scan.md): these kernels are bound by instruction issue and
+// latency, not by DRAM; the 16 MiB frame stays in L2.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "gpu/scan_math.hpp"
+
+namespace sweepline::gpu::cuda::scan_detail {
+
+constexpr int kThreads = 256;           // per block: 8 threads x 4 pixels across, 32 rows
+constexpr int kTileW = 32;              // pixels across a block tile
+constexpr int kStageBytes = 24 * 1024;  // the largest window a block stages (8 blocks an SM)
+
+// A block's staged window: azimuth rows a_lo .. a_lo + n_az - 1 (mod azimuths; a_lo may be
+// negative or past the last azimuth) and range bins r_lo .. r_lo + n_r - 1, each azimuth row
+// `pitch` bytes of shared memory (16-byte aligned, and one spare 16-byte chunk past the window
+// so that a 2-word read starting inside the window stays inside the row).
+struct Window {
+  int a_lo = 0, n_az = 0, r_lo = 0, n_r = 0, pitch = 0;
+};
+
+__host__ __device__ __forceinline__ int window_pitch(int n_r) {
+  return ((n_r + 15) & ~15) + 16;
+}
+
+// floor(x) and ceil(x) for |x| < 2^22 with one full-rate add each (the float-to-int
+// conversion unit runs at a quarter of the rate): adding 1.5 * 2^23 rounded down (up) leaves
+// floor(x) (ceil(x)) in the low mantissa bits.
+__device__ __forceinline__ int floor_small(float x) {
+  return __float_as_int(__fadd_rd(x, 12582912.0f)) - 0x4B400000;
+}
+__device__ __forceinline__ int ceil_small(float x) {
+  return __float_as_int(__fadd_ru(x, 12582912.0f)) - 0x4B400000;
+}
+
+// Maximum of the bytes of v folded into acc, whose two 16-bit lanes hold running maxima (of
+// the even and the odd bytes); Hopper does max.u16x2 in one instruction.
+__device__ __forceinline__ unsigned bytes_max_acc(unsigned acc, unsigned v) {
+  return __vimax3_u16x2(acc, __byte_perm(v, 0u, 0x4240u), __byte_perm(v, 0u, 0x4341u));
+}
+__device__ __forceinline__ unsigned bytes_max_result(unsigned acc) {
+  return max(acc & 0xFFFFu, acc >> 16);
+}
+
+// swl_pixel_polar (gpu/scan_math.hpp) bit for bit, with the work shared by a block's rows and
+// columns: east, north, north^2 and the correctly rounded reciprocals of |east| and |north| are
+// computed once per column / row, and the arctangent's division y / x becomes q0 = y * (1/x),
+// q = fma(fma(-x, q0, y), 1/x, q0), which is the correctly rounded quotient when 1/x is
+// (Markstein's theorem; also checked on 3.4e8 quotients and on every pixel of 7 displays).
+struct ColPolar {
+  float e, ae, rcp, pad;
+};
+struct RowPolar {
+  float n, an, n2, rcp;
+};
+__device__ __forceinline__ ColPolar col_polar(const ScanSetup& s, int x) {
+  ColPolar c;
+  c.e = swl_fma(float(x), s.step, s.east0);
+  c.ae = fabsf(c.e);
+  c.rcp = __frcp_rn(c.ae);
+  c.pad = 0.0f;
+  return c;
+}
+__device__ __forceinline__ RowPolar row_polar(const ScanSetup& s, int y) {
+  RowPolar r;
+  r.n = swl_fma(-float(y), s.step, s.north0);
+  r.an = fabsf(r.n);
+  r.n2 = swl_mul(r.n, r.n);
+  r.rcp = __frcp_rn(r.an);
+  return r;
+}
+__device__ __forceinline__ float exact_u(const ColPolar& c, const RowPolar& r) {
+  return swl_sqrt(swl_fma(c.e, c.e, r.n2));
+}
+// swl_azimuth(east, north, ...) with swl_atan_unit's constants.
+__device__ __forceinline__ float exact_v(const ScanSetup& s, const ColPolar& c, const RowPolar& r) {
+  const bool ns = c.ae <= r.an;
+  const float num = ns ? c.ae : r.an, den = ns ? r.an : c.ae;
+  // den == 0 (the pixel on the radar): num == 0 too, and a zero reciprocal gives t = 0 and the
+  // arctangent +0, as swl_atan_unit's early return does, without a branch.
+  const float rc = den > 0.0f ? (ns ? r.rcp : c.rcp) : 0.0f;
+  const float q0 = swl_mul(num, rc);
+  const float t = swl_fma(swl_fma(-den, q0, num), rc, q0);
+  const float sq = swl_mul(t, t);
+  float p = -0.01172120f;
+  p = swl_fma(p, sq, 0.05265332f);
+  p = swl_fma(p, sq, -0.11643287f);
+  p = swl_fma(p, sq, 0.19354346f);
+  p = swl_fma(p, sq, -0.33262347f);
+  p = swl_fma(p, sq, 0.99997726f);
+  const float at = swl_mul(p, t);
+  const float A = float(s.azimuths), quarter = swl_mul(A, 0.25f), half = swl_mul(A, 0.5f);
+  const float a = ns ? swl_mul(at, s.az_per_rad) : quarter - swl_mul(at, s.az_per_rad);
+  float v;
+  if (c.e >= 0.0f)
+    v = r.n >= 0.0f ? a : half - a;
+  else
+    v = r.n >= 0.0f ? A - a : half + a;
+  if (v >= A) v -= A;
+  if (v < 0.0f) v = 0.0f;
+  return v;
+}
+
+// Copies the window into shared memory (all kThreads threads of the block call it). 16-byte
+// loads where the rows allow (16-byte aligned frame rows and r_lo, which the window builders
+// arrange whenever bins % 16 == 0); bytes otherwise.
+__device__ __forceinline__ void stage_window(const uint8_t* __restrict__ polar, int azimuths,
+                                             int bins, const Window& w, uint8_t* sm, int tid) {
+  int a0 = w.a_lo % azimuths;
+  if (a0 < 0) a0 += azimuths;
+  const int cpr = (w.n_r + 15) >> 4;  // 16-byte chunks per row
+  if ((bins & 15) == 0 && (w.r_lo & 15) == 0 && cpr <= kThreads) {
+    // A fixed chunk column per thread and a stride of whole rows: one division per thread.
+    const int rstep = kThreads / cpr, col = tid % cpr, row = tid / cpr;
+    if (row >= rstep) return;
+    const uint8_t* base = polar + size_t(w.r_lo) + size_t(col) * 16u;
+    // Up to 4 rows a thread with all their loads in flight before the first store.
+    constexpr int kBatch = 4;
+    for (int k0 = row; k0 < w.n_az; k0 += kBatch * rstep) {
+      uint4 v[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int k = k0 + u * rstep;
+        int a = a0 + k;
+        if (a >= azimuths) a -= azimuths;
+        if (k < w.n_az)
+          v[u] = __ldg(reinterpret_cast<const uint4*>(base + unsigned(a) * unsigned(bins)));
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int k = k0 + u * rstep;
+        if (k < w.n_az) *reinterpret_cast<uint4*>(sm + k * w.pitch + col * 16) = v[u];
+      }
+    }
+  } else {
+    const int total = w.n_az * w.n_r;
+    for (int i = tid; i < total; i += kThreads) {
+      const int k = i / w.n_r, c = i - k * w.n_r;
+      int a = a0 + k;
+      if (a >= azimuths) a -= azimuths;
+      sm[k * w.pitch + c] = __ldg(polar + size_t(a) * size_t(bins) + size_t(w.r_lo + c));
+    }
+  }
+}
+
+// Asks for the largest shared-memory carveout for a staging kernel (called once per kernel): a
+// smaller one would hold fewer blocks an SM than the registers allow.
+template <class Kernel>
+bool prefer_shared_memory(Kernel kernel) {
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                              int(cudaSharedmemCarveoutMaxShared)) == cudaSuccess;
+}
+
+// Writes a thread's 4 pixels (x0 .. x0 + 3 of row y) to the image and the optional surface.
+__device__ __forceinline__ void store4(const ScanSetup& s, uint8_t* __restrict__ out,
+                                       unsigned long long surf, int x0, int y, const uint8_t v[4]) {
+  uint8_t* row = out + size_t(y) * size_t(s.width);
+  if ((s.width & 3) == 0) {
+    *reinterpret_cast<uchar4*>(row + x0) = make_uchar4(v[0], v[1], v[2], v[3]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      if (x0 + i < s.width) row[x0 + i] = v[i];
+  }
+  if (surf)
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      if (x0 + i < s.width) surf2Dwrite(v[i], cudaSurfaceObject_t(surf), x0 + i, y);
+}
+
+}  // namespace sweepline::gpu::cuda::scan_detail

@@ -1,0 +1,264 @@
+// The CUDA scan-conversion kernels against the CPU's (gpu/cpu_stages.hpp), launched directly:
+// nearest and bilinear through their staged windows (both block heights), max-hold computed per
+// pixel and through the per-geometry table (both block heights), on geometries chosen to hit
+// every path of the kernels (zoomed in and out, off-centre with the radar outside the display
+// or on its corner, bins not a multiple of 16, few azimuths, odd display sizes) and on frames
+// that expose a single wrong cell (sparse bright cells, a per-cell ramp). Nearest and max-hold
+// must be identical, bilinear within one level.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu/cpu_stages.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/stage_tables.hpp"
+#include "tests/pipeline/frames.hpp"
+#include "tests/support/gpu_skip.hpp"
+
+namespace sweepline::gpu {
+namespace {
+
+struct Geometry {
+  std::string name;
+  int az, bins, width, height;
+  double range_m, display_range_m, east_m, north_m;
+};
+
+std::vector<Geometry> geometries() {
+  return {
+      // The default display's scale (2 bins a pixel) at a quarter of the size.
+      {"centred 2 bins/px", 2048, 1024, 1024, 1024, 20000, 0, 0, 0},
+      {"centred 6 bins/px, wide", 1024, 2048, 1100, 700, 20000, 0, 0, 0},
+      {"zoomed in 0.2 bins/px off-centre", 4096, 1024, 640, 480, 20000, 1000, 3000, -4000},
+      {"zoomed out 27 bins/px", 512, 4096, 600, 600, 20000, 40000, 0, 0},
+      {"radar outside the display", 2048, 2048, 512, 512, 30000, 5000, -12000, 9000},
+      {"radar on a corner", 1024, 1024, 513, 517, 20000, 10000, 10000, -10000},
+      {"bins not a multiple of 16", 1000, 1000, 509, 391, 20000, 0, -2000, 1000},
+      {"360 azimuths, 333 bins", 360, 333, 301, 203, 20000, 0, 0, 0},
+      {"12 azimuths (no pyramid)", 12, 200, 130, 97, 20000, 0, 0, 0},
+      {"radar near the north edge", 2048, 1024, 768, 512, 20000, 8000, 0, -7990},
+  };
+}
+
+PolarFrame sparse_frame(int az, int bins, double range_m, uint32_t seed) {
+  PolarFrame f(az, bins, range_m);
+  std::mt19937 rng(seed);
+  for (auto& c : f.cells) c = (rng() % 97 == 0) ? uint8_t(128 + rng() % 128) : uint8_t(0);
+  return f;
+}
+
+PolarFrame ramp_frame(int az, int bins, double range_m) {
+  PolarFrame f(az, bins, range_m);
+  for (int a = 0; a < az; ++a)
+    for (int r = 0; r < bins; ++r) f.row(a)[r] = uint8_t((a * 7 + r * 13) & 0xFF);
+  return f;
+}
+
+ScanSetup setup_for(const Geometry& g, const PolarFrame& f) {
+  PipelineParams p;
+  p.width = g.width;
+  p.height = g.height;
+  p.display_range_m = g.display_range_m;
+  p.origin_east_m = g.east_m;
+  p.origin_north_m = g.north_m;
+  return make_scan_setup(p, f);
+}
+
+size_t count_diff(const Image8& a, const Image8& b, int tolerance = 0) {
+  size_t n = 0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    n += std::abs(int(a.pixels[i]) - int(b.pixels[i])) > tolerance;
+  return n + (a.size() != b.size() ? 1 : 0);
+}
+
+// Runs the kernels on one frame and geometry.
+class ScanRunner {
+ public:
+  ScanRunner(const PolarFrame& f, const ScanSetup& s)
+      : s_(s),
+        d_polar_(f.cells.size()),
+        d_pyr_(std::max<size_t>(1, az_pyramid_cells(f.azimuths, f.range_bins))),
+        d_out_(size_t(s.width) * size_t(s.height)) {
+    SWL_CUDA_CHECK(
+        cudaMemcpy(d_polar_.get(), f.cells.data(), f.cells.size(), cudaMemcpyHostToDevice));
+    SWL_CUDA_CHECK(cudaDeviceSynchronize());  // before kernels on a non-blocking stream
+  }
+  void upload(const PolarFrame& f) {
+    SWL_CUDA_CHECK(
+        cudaMemcpy(d_polar_.get(), f.cells.data(), f.cells.size(), cudaMemcpyHostToDevice));
+    SWL_CUDA_CHECK(cudaDeviceSynchronize());  // before kernels on a non-blocking stream
+  }
+  Image8 launch(ScanMode m, cuda::ScanOptions o = {}) {
+    poison();
+    cuda::launch_scan(s_, d_polar_.get(), m, cuda::Out8{d_out_.get(), 0}, d_pyr_.get(),
+                      stream_.get(), o);
+    return fetch();
+  }
+  Image8 table(cuda::MaxHoldTable& t) {
+    poison();
+    t.scan(s_, d_polar_.get(), d_pyr_.get(), cuda::Out8{d_out_.get(), 0}, stream_.get());
+    return fetch();
+  }
+  cudaStream_t stream() const { return stream_.get(); }
+
+ private:
+  void poison() {
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out_.get(), 0xA5, d_out_.size(), stream_.get()));
+  }
+  Image8 fetch() {
+    Image8 img(s_.width, s_.height);
+    SWL_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    SWL_CUDA_CHECK(cudaMemcpy(img.pixels.data(), d_out_.get(), img.size(), cudaMemcpyDeviceToHost));
+    return img;
+  }
+  ScanSetup s_;
+  cuda::Stream stream_;
+  cuda::DeviceBuffer<uint8_t> d_polar_, d_pyr_, d_out_;
+};
+
+TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
+  SWL_SKIP_WITHOUT_CUDA();
+  ThreadPool pool;
+  long long table_blocks = 0, per_pixel_blocks = 0;
+  for (const Geometry& g : geometries()) {
+    const PolarFrame frames[3] = {testing::random_frame(g.az, g.bins, g.range_m, 51),
+                                  sparse_frame(g.az, g.bins, g.range_m, 52),
+                                  ramp_frame(g.az, g.bins, g.range_m)};
+    for (int fi = 0; fi < 3; ++fi) {
+      const PolarFrame& f = frames[fi];
+      const ScanSetup s = setup_for(g, f);
+      const std::string what = g.name + " frame " + std::to_string(fi);
+      ScanRunner gpu(f, s);
+      Image8 want;
+      for (ScanMode m : {ScanMode::Nearest, ScanMode::Bilinear}) {
+        cpu::scan_convert(pool, s, f.cells.data(), m, want);
+        for (const cuda::ScanOptions o :
+             {cuda::ScanOptions{32, false}, cuda::ScanOptions{64, false},
+              cuda::ScanOptions{32, true}, cuda::ScanOptions{64, true}}) {
+          const Image8 got = gpu.launch(m, o);
+          const std::string how = " 32x" + std::to_string(o.tile_rows) + (o.stage ? " staged" : "");
+          if (m == ScanMode::Nearest)
+            EXPECT_EQ(count_diff(got, want), 0u) << what << " nearest" << how;
+          else {
+            EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " bilinear" << how;
+            EXPECT_LT(count_diff(got, want), got.size() / 100 + 1) << what << how;
+          }
+        }
+      }
+      cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
+      EXPECT_EQ(count_diff(gpu.launch(ScanMode::MaxHold), want), 0u) << what << " direct";
+      for (int rows : {32, 64}) {
+        cuda::MaxHoldTable table;
+        table.set_tile_rows(rows);
+        EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table 32x" << rows;
+        const auto c = table.block_counts(gpu.stream());
+        table_blocks += c.table;
+        per_pixel_blocks += c.per_pixel;
+      }
+    }
+  }
+  // The geometries above must exercise both the table blocks and the per-pixel blocks.
+  EXPECT_GT(table_blocks, 0);
+  EXPECT_GT(per_pixel_blocks, 0);
+}
+
+// One table object across frames and geometries: reused while the geometry holds (a new frame
+// is gathered with the old table), rebuilt when zoom, pan, display size, frame shape or block
+// height change.
+TEST(GpuScan, TableFollowsGeometryAndFrameChanges) {
+  SWL_SKIP_WITHOUT_CUDA();
+  ThreadPool pool;
+  cuda::MaxHoldTable table;
+  const Geometry g = geometries()[0];
+  for (int step = 0; step < 6; ++step) {
+    Geometry h = g;
+    h.display_range_m = step % 3 == 0 ? 0 : 5000.0 * step;
+    h.east_m = step == 2 ? 3000 : 0;
+    h.width = step == 4 ? 700 : g.width;
+    if (step == 5) h.bins = 512;
+    table.set_tile_rows(step % 2 ? 64 : 32);
+    for (uint32_t seed : {61u, 62u}) {
+      const PolarFrame f = testing::structured_frame(h.az, h.bins, h.range_m, seed + step);
+      const ScanSetup s = setup_for(h, f);
+      ScanRunner gpu(f, s);
+      Image8 want;
+      cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
+      EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "step " << step << " seed " << seed;
+    }
+  }
+}
+
+// The full-size default geometry (4096 azimuths x 4096 bins onto 4096 x 4096): nearly every
+// block that is not wholly past the range goes through the table, and all three modes match.
+TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+  ThreadPool pool;
+  const PolarFrame f = testing::structured_frame(4096, 4096, 60000, 71);
+  const ScanSetup s = make_scan_setup(PipelineParams{}, f);
+  ScanRunner gpu(f, s);
+  cuda::MaxHoldTable table;
+  Image8 want;
+  cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
+  EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
+  const auto c = table.block_counts(gpu.stream());
+  EXPECT_EQ(c.zero + c.table + c.per_pixel, 128 * 128);
+  EXPECT_GT(c.table, 20 * c.per_pixel) << c.per_pixel << " per-pixel blocks";
+  EXPECT_GT(c.zero, 0);
+  cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
+  EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u);
+  EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest, cuda::ScanOptions{32, true}), want), 0u);
+  cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
+  const Image8 bl = gpu.launch(ScanMode::Bilinear);
+  EXPECT_EQ(count_diff(bl, want, 1), 0u);
+  EXPECT_LT(count_diff(bl, want), bl.size() / 100);
+}
+
+// Every mode and path also writes the display surface, the same pixels as the device image.
+TEST(GpuScan, SurfaceOutputEqualsImage) {
+  SWL_SKIP_WITHOUT_CUDA();
+  const Geometry g = geometries()[6];  // odd sizes: the scalar store paths
+  const PolarFrame f = testing::random_frame(g.az, g.bins, g.range_m, 81);
+  const ScanSetup s = setup_for(g, f);
+  cuda::Stream stream;
+  cuda::DeviceBuffer<uint8_t> d_polar(f.cells.size()), d_out(size_t(s.width) * s.height);
+  cuda::DeviceBuffer<uint8_t> d_pyr(az_pyramid_cells(f.azimuths, f.range_bins));
+  ASSERT_EQ(cudaMemcpy(d_polar.get(), f.cells.data(), f.cells.size(), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const cudaChannelFormatDesc fmt =
+      cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
+  cudaArray_t array = nullptr;
+  ASSERT_EQ(cudaMallocArray(&array, &fmt, s.width, s.height, cudaArraySurfaceLoadStore),
+            cudaSuccess);
+  cudaResourceDesc rd{};
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = array;
+  cudaSurfaceObject_t surf = 0;
+  ASSERT_EQ(cudaCreateSurfaceObject(&surf, &rd), cudaSuccess);
+  cuda::MaxHoldTable table;
+  for (int k = 0; k < 4; ++k) {
+    const cuda::Out8 out{d_out.get(), surf};
+    if (k < 3)
+      cuda::launch_scan(s, d_polar.get(), ScanMode(k), out, d_pyr.get(), stream.get());
+    else
+      table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get());
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    Image8 img(s.width, s.height), via_surface(s.width, s.height);
+    ASSERT_EQ(cudaMemcpy(img.pixels.data(), d_out.get(), img.size(), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpy2DFromArray(via_surface.pixels.data(), s.width, array, 0, 0, s.width,
+                                    s.height, cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    EXPECT_EQ(img, via_surface) << "path " << k;
+  }
+  cudaDestroySurfaceObject(surf);
+  cudaFreeArray(array);
+}
+
+}  // namespace
+}  // namespace sweepline::gpu
