@@ -7,17 +7,7 @@ B=${B:-/tmp/build-pipe-gpu}
 mkdir -p "$OUT"
 t0=$(date +%s)
 step() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$OUT/summary.log"; }
-# The machine lacks libpcap (and GL) development files: unpack the carried .gpudeps as
-# scripts/gpu-check does (carry: [".gpudeps"]).
-deps=/opt/swl-deps
-if [ -d .gpudeps/debs ]; then
-  mkdir -p $deps
-  for f in .gpudeps/debs/*.deb; do dpkg -x "$f" $deps; done
-fi
-export CMAKE_PREFIX_PATH=$deps/usr:$deps/usr/lib/x86_64-linux-gnu/cmake
-export PKG_CONFIG_LIBDIR=$deps/usr/lib/x86_64-linux-gnu/pkgconfig:$deps/usr/share/pkgconfig
-export PKG_CONFIG_SYSROOT_DIR=$deps
-export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+. "$(dirname "$0")/gpu_env.sh"  # the carried packages (sets $deps)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.memory --format=csv > "$OUT/nvidia-smi.log" 2>&1
 step "configure"
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWEEPLINE_GUI=OFF \

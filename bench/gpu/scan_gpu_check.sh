@@ -10,15 +10,7 @@ B=${B:-/tmp/build-scan-gpu}
 mkdir -p "$OUT"
 t0=$(date +%s)
 step() { echo "[$(($(date +%s) - t0))s] $*" | tee -a "$OUT/summary.log"; }
-deps=/opt/swl-deps
-if [ -d .gpudeps/debs ]; then
-  mkdir -p $deps
-  for f in .gpudeps/debs/*.deb; do dpkg -x "$f" $deps; done
-fi
-export CMAKE_PREFIX_PATH=$deps/usr:$deps/usr/lib/x86_64-linux-gnu/cmake
-export PKG_CONFIG_LIBDIR=$deps/usr/lib/x86_64-linux-gnu/pkgconfig:$deps/usr/share/pkgconfig
-export PKG_CONFIG_SYSROOT_DIR=$deps
-export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+. "$(dirname "$0")/gpu_env.sh"  # the carried packages (sets $deps)
 {
   date -u +"date %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv,noheader
