@@ -16,6 +16,7 @@
 //   counts roots per segment (one tile's row: 8 words): prefix inside blocks of 32 segments and
 //   block totals, for the numbering scan.
 #include "gpu/cuda/ccl_device.cuh"
+#include "gpu/cuda/launch_bounds.cuh"
 
 namespace sweepline::gpu::cuda::ccl_detail {
 
@@ -94,7 +95,7 @@ __device__ __forceinline__ bool side_contact(uint64_t col, int ly, bool eight) {
 }
 
 // Grid: (tiles across, tiles down), kTileThreads threads, thread (ly, lx) owns word lx of row ly.
-__global__ void __launch_bounds__(kTileThreads, 6)
+__global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
     tile_label_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
                       int16_t* loc, bool eight) {

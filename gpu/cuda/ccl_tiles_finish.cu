@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "gpu/cuda/ccl_device.cuh"
+#include "gpu/cuda/launch_bounds.cuh"
 
 namespace sweepline::gpu::cuda::ccl_detail {
 
@@ -96,7 +97,7 @@ __global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
 // Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly,
 // its runs and its local roots; warp k writes word column k's labels row by row.
 template <bool kWeighted>
-__global__ void __launch_bounds__(kTileThreads, 3)
+__global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 3))
     tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
                        const uint32_t* __restrict__ on_bits, const uint32_t* __restrict__ root_bits,
                        const uint32_t* __restrict__ bord_bits,

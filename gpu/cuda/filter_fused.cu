@@ -23,6 +23,7 @@
 #include <array>
 #include <vector>
 
+#include "gpu/cuda/launch_bounds.cuh"
 #include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/fixed_point.hpp"
 
@@ -281,7 +282,7 @@ template <int R, bool Bilateral>
 constexpr int kMinBlocks = Bilateral ? 2 : (R <= 8 ? 4 : 3);
 
 template <int R, bool Bilateral>
-__global__ void __launch_bounds__(kThreads, (kMinBlocks<R, Bilateral>))
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks<R, Bilateral>)))
     fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, int strip,
                  const __grid_constant__ FusedTaps taps) {
   using G = Geom<R>;

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu/cuda/launch_bounds.cuh"
 #include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/cuda/scan_staging.cuh"
 
@@ -355,7 +356,7 @@ struct GatherArgs {
 // order. A table tile: 4 horizontal pixels a thread (a warp covers 32 x 4 pixels). 5 blocks an
 // SM: 48 registers, no spilling (40 spill).
 template <int RPT>
-__global__ void __launch_bounds__(kThreads, 5)
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 5))
     maxhold_gather_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
                           GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
   extern __shared__ __align__(16) uint8_t sm[];
