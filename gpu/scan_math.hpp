@@ -58,10 +58,9 @@ struct ScanSetup {
   float az_per_rad = 1;         // azimuths / (2 pi)
 };
 
-// atan(y / x) for 0 <= y <= x, in radians (max error 1.7e-6).
-SWL_HD float swl_atan_unit(float y, float x) {
-  if (x <= 0.0f) return 0.0f;
-  const float t = swl_div(y, x);
+// atan(t) for 0 <= t <= 1, in radians (max error 1.7e-6): the one polynomial every scan path
+// evaluates, in this order of correctly rounded operations.
+SWL_HD float swl_atan_poly(float t) {
   const float s = swl_mul(t, t);
   float p = -0.01172120f;
   p = swl_fma(p, s, 0.05265332f);
@@ -70,6 +69,12 @@ SWL_HD float swl_atan_unit(float y, float x) {
   p = swl_fma(p, s, -0.33262347f);
   p = swl_fma(p, s, 0.99997726f);
   return swl_mul(p, t);
+}
+
+// atan(y / x) for 0 <= y <= x, in radians.
+SWL_HD float swl_atan_unit(float y, float x) {
+  if (x <= 0.0f) return 0.0f;
+  return swl_atan_poly(swl_div(y, x));
 }
 
 // Azimuth of (east, north) in azimuth units [0, azimuths): 0 = north, clockwise.

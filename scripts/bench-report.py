@@ -322,8 +322,8 @@ class Report:
                  "uploads the whole 16 MiB polar frame each time; a window at 60 frames/s on a 24 rpm "
                  "radar gets about 27 of 4096 radials a frame (`--frame-radials 27`). The kernels "
                  "write the four GL textures in place through surfaces.\n")
-        all_stages = sorted({s for _, j in runs for s in stats(j)[1]})
         cols = [stats(j) for _, j in runs]
+        all_stages = sorted({s for c in cols for s in c[1]})
         rows = [[s] + [c[2].get(s, 0.0) * 1000 for c in cols] for s in all_stages]
         rows.append(["processing total (median)"] + [c[3] * 1000 for c in cols])
         rows.append(["processing total (worst frame)"] + [c[4] * 1000 for c in cols])

@@ -288,28 +288,29 @@ void AppState::record_datagrams(const std::vector<cat240::Record>& records) {
   }
 }
 
-bool AppState::pump_radials(uint64_t n, double timeout_s) {
-  if (!source_) return false;
-  const uint64_t target = assembler_->counters().radials + n;
+bool AppState::pump_until(bool stop_at_rotation_end, uint64_t stop_at_radials,
+                          const std::function<bool()>& reached, double timeout_s) {
   const double end = now_s() + timeout_s;
   while (source_ && now_s() < end) {
-    pump(50, false, target);
-    if (assembler_->counters().radials >= target) return true;
+    pump(50, stop_at_rotation_end, stop_at_radials);
+    if (reached()) return true;
     if (source_ended_) return false;
   }
   return false;
 }
 
+bool AppState::pump_radials(uint64_t n, double timeout_s) {
+  if (!source_) return false;
+  const uint64_t target = assembler_->counters().radials + n;
+  return pump_until(
+      false, target, [&] { return assembler_->counters().radials >= target; }, timeout_s);
+}
+
 bool AppState::pump_rotation(double timeout_s) {
   if (!source_) return false;
   const uint64_t start = assembler_->counters().rotations;
-  const double end = now_s() + timeout_s;
-  while (source_ && now_s() < end) {
-    pump(50, true);
-    if (assembler_->counters().rotations > start) return true;
-    if (source_ended_) return false;
-  }
-  return false;
+  return pump_until(
+      true, 0, [&] { return assembler_->counters().rotations > start; }, timeout_s);
 }
 
 void AppState::record(const StageTimes& extra, double ms) {

@@ -5,6 +5,7 @@
 // messages for the UI (and logged); they never end the program.
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -126,6 +127,9 @@ class AppState {
  private:
   void make_pipeline(const std::string& name);
   bool collect(DisplaySink& sink);  // a finished worker job -> textures and results
+  // pump() until `reached` holds; false on timeout or when the source ends first.
+  bool pump_until(bool stop_at_rotation_end, uint64_t stop_at_radials,
+                  const std::function<bool()>& reached, double timeout_s);
   void record(const StageTimes& extra, double ms);
   void reset_assembler();
 

@@ -24,10 +24,7 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
         recorder_->write(d);
         ++recorded_;
       } catch (const Error& e) {
-        // A full disk stops the recording, not the display.
-        state_ = std::string("error: recording stopped: ") + e.what();
-        spdlog::error("{}", state_);
-        recorder_.reset();
+        stop_recording_on_error(e);
       }
     }
     if (!cat240::looks_like_cat240(d.payload)) {
@@ -45,9 +42,7 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
     try {
       recorder_->flush();
     } catch (const Error& e) {
-      state_ = std::string("error: recording stopped: ") + e.what();
-      spdlog::error("{}", state_);
-      recorder_.reset();
+      stop_recording_on_error(e);
     }
   }
   const auto now = std::chrono::steady_clock::now();
@@ -76,9 +71,15 @@ void UdpSource::stop_raw_recording() {
     recorder_->flush();
     spdlog::info("recording stopped after {} datagrams", recorded_);
   } catch (const Error& e) {
-    state_ = std::string("error: recording stopped: ") + e.what();
-    spdlog::error("{}", state_);
+    stop_recording_on_error(e);
   }
+  recorder_.reset();
+}
+
+void UdpSource::stop_recording_on_error(const Error& e) {
+  // A full disk stops the recording, not the display.
+  state_ = std::string("error: recording stopped: ") + e.what();
+  spdlog::error("{}", state_);
   recorder_.reset();
 }
 

@@ -9,6 +9,7 @@
 
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/capture/capture_writer.hpp"
+#include "app/common/check.hpp"
 #include "app/net/msg_index_tracker.hpp"
 #include "app/net/udp_receiver.hpp"
 #include "app/source/source.hpp"
@@ -40,7 +41,9 @@ class UdpSource : public RecordSource {
   LiveOptions options_;
   std::unique_ptr<UdpReceiver> receiver_;
   std::unique_ptr<capture::CaptureWriter> recorder_;
-  uint64_t recorded_ = 0;  // datagrams written by the current (or last) recording
+  uint64_t recorded_ = 0;
+  void stop_recording_on_error(
+      const Error& e);  // datagrams written by the current (or last) recording
   cat240::Decoder decoder_;
   MsgIndexTracker tracker_;
   std::vector<capture::Datagram> batch_;

@@ -29,6 +29,20 @@ __device__ __forceinline__ int32_t find_halving(int32_t* uf, int32_t i) {
   }
 }
 
+// Statistics slot k back to the identities of min/max/sum (ymin is the caller's: some know it).
+__device__ __forceinline__ void reset_stats_slot(const Stats& st, int64_t k, bool weighted) {
+  st.xmin[k] = 0xffffffffu;
+  st.xmax[k] = 0;
+  st.ymax[k] = 0;
+  st.sum_w[k] = 0;
+  st.sum_wx[k] = 0;
+  st.sum_wy[k] = 0;
+  if (weighted) {
+    st.area[k] = 0;
+    st.peak[k] = 0;
+  }
+}
+
 // Links the larger root under the smaller (atomicMin), so roots stay the minimum index.
 __device__ __forceinline__ void unite(int32_t* uf, int32_t a, int32_t b) {
   for (;;) {

@@ -115,17 +115,8 @@ __global__ void stats_init_kernel(const int32_t* count, Stats st, int64_t capaci
   const int64_t n = min(int64_t(count[0]), capacity);
   for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < n;
        k += int64_t(gridDim.x) * blockDim.x) {
-    st.xmin[k] = 0xffffffffu;
-    st.xmax[k] = 0;
+    reset_stats_slot(st, k, weighted);
     if (!root_ymin) st.ymin[k] = 0xffffffffu;
-    st.ymax[k] = 0;
-    st.sum_w[k] = 0;
-    st.sum_wx[k] = 0;
-    st.sum_wy[k] = 0;
-    if (weighted) {
-      st.area[k] = 0;
-      st.peak[k] = 0;
-    }
   }
 }
 

@@ -80,17 +80,8 @@ __global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
     const uint32_t id = before + __popc(rb & ((1u << b) - 1u)) + 1u;
     if (int64_t(id) > capacity) continue;
     const uint32_t k = id - 1;
-    st.xmin[k] = 0xffffffffu;
-    st.xmax[k] = 0;
+    reset_stats_slot(st, k, weighted);
     st.ymin[k] = uint32_t(y);
-    st.ymax[k] = 0;
-    st.sum_w[k] = 0;
-    st.sum_wx[k] = 0;
-    st.sum_wy[k] = 0;
-    if (weighted) {
-      st.area[k] = 0;
-      st.peak[k] = 0;
-    }
   }
 }
 

@@ -79,7 +79,7 @@ __device__ __forceinline__ RowPolar row_polar(const ScanSetup& s, int y) {
 __device__ __forceinline__ float exact_u(const ColPolar& c, const RowPolar& r) {
   return swl_sqrt(swl_fma(c.e, c.e, r.n2));
 }
-// swl_azimuth(east, north, ...) with swl_atan_unit's constants.
+// swl_azimuth(east, north, ...) through swl_atan_poly.
 __device__ __forceinline__ float exact_v(const ScanSetup& s, const ColPolar& c, const RowPolar& r) {
   const bool ns = c.ae <= r.an;
   const float num = ns ? c.ae : r.an, den = ns ? r.an : c.ae;
@@ -88,14 +88,7 @@ __device__ __forceinline__ float exact_v(const ScanSetup& s, const ColPolar& c, 
   const float rc = den > 0.0f ? (ns ? r.rcp : c.rcp) : 0.0f;
   const float q0 = swl_mul(num, rc);
   const float t = swl_fma(swl_fma(-den, q0, num), rc, q0);
-  const float sq = swl_mul(t, t);
-  float p = -0.01172120f;
-  p = swl_fma(p, sq, 0.05265332f);
-  p = swl_fma(p, sq, -0.11643287f);
-  p = swl_fma(p, sq, 0.19354346f);
-  p = swl_fma(p, sq, -0.33262347f);
-  p = swl_fma(p, sq, 0.99997726f);
-  const float at = swl_mul(p, t);
+  const float at = swl_atan_poly(t);
   const float A = float(s.azimuths), quarter = swl_mul(A, 0.25f), half = swl_mul(A, 0.5f);
   const float a = ns ? swl_mul(at, s.az_per_rad) : quarter - swl_mul(at, s.az_per_rad);
   float v;
