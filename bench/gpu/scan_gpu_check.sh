@@ -4,6 +4,10 @@
 # (--json), then compute-sanitizer memcheck and racecheck on the small scan tests. Logs, JSON and
 # a summary into $OUT (or ./gpu-out).
 #   bash bench/gpu/scan_gpu_check.sh        # REPS=100, BENCH_ARGS="" (e.g. --no-cpu)
+#   PROFILE=1 [PROFILE_K=regex] [PROFILE_C=n]  # + Nsight Compute on the full-size test's first n
+#     kernels matching regex (default maxhold_gather|scan_staged, 4): details, per-SASS
+#     counters (ncu_source.csv: executed instructions, stall samples) and the SASS, in
+#     profile.tgz
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 B=${B:-/tmp/build-scan-gpu}
@@ -67,14 +71,19 @@ if [ "${PROFILE:-0}" = 1 ] && [ -x "$T" ]; then
   # Nsight Compute on the full-size case's gather and staged kernels, and their SASS.
   step "ncu"
   timeout 150 ncu --cache-control none --clock-control none --set full --import-source no \
-    -k regex:'maxhold_gather|scan_staged' -c 4 "$T" --gtest_filter='GpuScan.FullSize*' \
-    > "$OUT/ncu_full.log" 2>&1
+    -k regex:"${PROFILE_K:-maxhold_gather|scan_staged}" -c "${PROFILE_C:-4}" \
+    -o /tmp/scan_prof -f "$T" --gtest_filter='GpuScan.FullSize*' > "$OUT/ncu_run.log" 2>&1
   step "ncu rc=$?"
+  ncu -i /tmp/scan_prof.ncu-rep --page details > "$OUT/ncu_full.log" 2>&1
+  # Per-SASS-instruction counters (executed instructions, stall samples) of the profiled kernels.
+  ncu -i /tmp/scan_prof.ncu-rep --page source --print-source sass --csv > "$OUT/ncu_source.csv" 2>&1
+  step "ncu source rc=$?"
   for o in scan_maxhold scan_kernels; do
     cuobjdump -sass "$B/gpu/CMakeFiles/sweepline_cuda.dir/cuda/$o.cu.o" > "$OUT/$o.sass" 2>&1
   done
-  tar -C "$OUT" -czf "$OUT/profile.tgz" ncu_full.log scan_maxhold.sass scan_kernels.sass
-  rm -f "$OUT/ncu_full.log" "$OUT"/*.sass
+  tar -C "$OUT" -czf "$OUT/profile.tgz" ncu_run.log ncu_full.log ncu_source.csv scan_maxhold.sass \
+    scan_kernels.sass
+  rm -f "$OUT"/ncu_*.log "$OUT"/ncu_source.csv "$OUT"/*.sass
 fi
 rm -f "$OUT/configure.log"
 step "done"

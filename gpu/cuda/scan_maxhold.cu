@@ -3,11 +3,13 @@
 // A pixel's span (range bins r0..r1 x azimuths a0..a1, gpu/scan_math.hpp) depends only on the
 // geometry, so the build computes every pixel's exact span once, with the CPU's arithmetic, and
 // the per-frame gather does no polar arithmetic at all. Per 32 x 32 (or 32 x 64) pixel block the
-// table holds a record: the block's polar window (the union of its pixels' spans), which the
-// gather stages in shared memory with coalesced 16-byte loads. Per pixel it holds 3 bytes in two
-// planes: the offset of the span's first cell in the staged window (16 bits; 0xFFFF past the
-// range) and its shape (azimuth rows - 1, bins - 1: 4 bits each). The gather takes each row's
-// cells out of two shared-memory words with byte permutations and one 3-way 16x2 max.
+// table holds a record: the block's polar window (the union of its pixels' spans; its first
+// azimuth row already reduced modulo the azimuths), which the gather stages in shared memory
+// with 16-byte cp.async copies and no divisions (stage_window_rows). Per pixel it holds 3 bytes
+// in two planes: the offset of the span's first cell in the staged window (16 bits; past the
+// range, 16 zero bytes after the window) and its shape (azimuth rows - 1, bins - 1: 4 bits
+// each). The gather takes each row's cells out of two shared-memory words with byte
+// permutations and one 3-way 16x2 max.
 //
 // Blocks wholly past the range are zeros; blocks around the radar (window too large, or spans
 // of more than 16 rows or bins) are computed per pixel as launch_scan does, their widest spans
@@ -30,7 +32,9 @@ namespace {
 
 using namespace scan_detail;
 
-constexpr uint16_t kOffPast = 0xFFFF;  // past the range: 0
+// Past-range pixels of a table tile point at 16 zero bytes that the gather keeps at the end of
+// its staging buffer (windows end before them), so that they need no test of their own.
+constexpr int kZeroOff = kStageBytes - 16;
 constexpr int kNearAz = 16;  // in the per-pixel blocks, spans wider than this get a warp each
 enum : int { kBlockZero = 0, kBlockFast = 1, kBlockSlow = 2 };
 
@@ -112,8 +116,8 @@ __global__ void __launch_bounds__(kThreads)
       int r_lo = red[2];
       if ((s.bins & 15) == 0) r_lo &= ~15;
       const int n_r = red[3] - r_lo + 1, n_az = red[1] - red[0] + 1;
-      if (4 * n_az <= A && n_az * window_pitch(n_r) <= kStageBytes) {
-        rec.y = red[0];
+      if (4 * n_az <= A && n_az * window_pitch(n_r) <= kZeroOff) {
+        rec.y = red[0] % A < 0 ? red[0] % A + A : red[0] % A;  // the first row, in [0, A)
         rec.z = r_lo;
         rec.w = kBlockFast | n_az << 2 | n_r << 17;
       }
@@ -135,7 +139,7 @@ __global__ void __launch_bounds__(kThreads)
       if (x >= s.width) continue;
       const size_t k = size_t(y) * size_t(s.width) + size_t(x);
       const bool in = a1[j][i] >= a0[j][i];
-      offs[k] = in ? uint16_t((a0[j][i] - rec.y) * pitch + r0[j][i] - rec.z) : kOffPast;
+      offs[k] = uint16_t(in ? (a0[j][i] - red[0]) * pitch + r0[j][i] - rec.z : kZeroOff);
       shapes[k] = in ? uint8_t((a1[j][i] - a0[j][i]) | (r1[j][i] - r0[j][i]) << 4) : uint8_t(0);
     }
   }
@@ -352,65 +356,66 @@ struct GatherArgs {
   NearBox box;
 };
 
-// The per-frame gather, one launch: near blocks first, then the tiles in maxhold_order_kernel's
-// order. A table tile: 4 horizontal pixels a thread (a warp covers 32 x 4 pixels). 5 blocks an
-// SM: 48 registers, no spilling (40 spill).
+// A tile wholly past the range: zeros.
 template <int RPT>
-__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 5))
-    maxhold_gather_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
-                          GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
-  extern __shared__ __align__(16) uint8_t sm[];
-  if (int(blockIdx.x) < g.near_blocks) {
-    near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, int(blockIdx.x));
-    return;
-  }
-  const int slot = int(blockIdx.x) - g.near_blocks;
-  const int4 rec = __ldg(g.ordered + slot);
-  const int pos = __ldg(g.slots + slot);
-  const int tid = int(threadIdx.x);
-  const int bx0 = (pos & 0xFFFF) * kTileW, by0 = (pos >> 16) * 32 * RPT;
+__device__ __forceinline__ void zero_tile(const ScanSetup& s, uint8_t* __restrict__ out,
+                                          unsigned long long surf, int bx0, int by0, int tid) {
+  const uint8_t zero[4] = {0, 0, 0, 0};
   const int x0 = bx0 + (tid & 7) * 4;
-  const int mode = rec.w & 3;
-  if (mode == kBlockZero) {
-    const uint8_t zero[4] = {0, 0, 0, 0};
-    for (int j = 0; j < RPT; ++j) {
-      const int y = by0 + (tid >> 3) + 32 * j;
-      if (y < s.height && x0 < s.width) store4(s, out, surf, x0, y, zero);
-    }
-    return;
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    if (y < s.height && x0 < s.width) store4(s, out, surf, x0, y, zero);
   }
-  if (mode == kBlockSlow) {  // per pixel; the widest spans by the near blocks
-    for (int j = 0; j < RPT; ++j) {
-      const int y = by0 + (tid >> 3) + 32 * j;
-      if (y >= s.height) continue;
-      for (int i = 0; i < 4; ++i) {
-        const int x = x0 + i;
-        if (x >= s.width) continue;
-        const PixelPolar p = swl_pixel_polar(s, x, y);
-        uint8_t v = 0;
-        if (p.u < float(s.bins)) {
-          const PixelSpan sp = swl_pixel_span(s, p);
-          if (sp.na > kNearAz && g.box.holds(x, y)) continue;
-          v = span_max_words(s, polar, pyr, sp);
-        }
-        out[size_t(y) * size_t(s.width) + size_t(x)] = v;
-        if (surf) surf2Dwrite(v, cudaSurfaceObject_t(surf), x, y);
+}
+
+// A per-pixel tile (around the radar); the widest spans are left to the near blocks.
+template <int RPT>
+__device__ __forceinline__ void per_pixel_tile(const ScanSetup& s,
+                                               const uint8_t* __restrict__ polar,
+                                               const AzPyramid& pyr, const GatherArgs& g,
+                                               uint8_t* __restrict__ out, unsigned long long surf,
+                                               int bx0, int by0, int tid) {
+  const int x0 = bx0 + (tid & 7) * 4;
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    if (y >= s.height) continue;
+    for (int i = 0; i < 4; ++i) {
+      const int x = x0 + i;
+      if (x >= s.width) continue;
+      const PixelPolar p = swl_pixel_polar(s, x, y);
+      uint8_t v = 0;
+      if (p.u < float(s.bins)) {
+        const PixelSpan sp = swl_pixel_span(s, p);
+        if (sp.na > kNearAz && g.box.holds(x, y)) continue;
+        v = span_max_words(s, polar, pyr, sp);
       }
+      out[size_t(y) * size_t(s.width) + size_t(x)] = v;
+      if (surf) surf2Dwrite(v, cudaSurfaceObject_t(surf), x, y);
     }
-    return;
   }
+}
+
+__device__ __forceinline__ Window record_window(const int4& rec) {
   Window w;
   w.a_lo = rec.y;
   w.r_lo = rec.z;
   w.n_az = (rec.w >> 2) & 0x7FFF;
   w.n_r = int(unsigned(rec.w) >> 17);
   w.pitch = window_pitch(w.n_r);
-  // This thread's table entries, fetched before the staging so that their latency overlaps it.
-  uint32_t off2[RPT][2], shape4[RPT];
+  return w;
+}
+
+// This thread's table entries of a table tile (4 pixels of each of its RPT rows): offsets as
+// two 16-bit pairs, shapes as 4 bytes.
+template <int RPT>
+__device__ __forceinline__ void load_entries(const ScanSetup& s, const GatherArgs& g, int x0,
+                                             int by0, int tid, uint32_t (&off2)[RPT][2],
+                                             uint32_t (&shape4)[RPT]) {
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
     const int y = by0 + (tid >> 3) + 32 * j;
-    off2[j][0] = off2[j][1] = 0xFFFFFFFFu;
+    off2[j][0] = off2[j][1] = unsigned(kZeroOff) * 0x10001u;  // pixels off the display
     shape4[j] = 0;
     if (y >= s.height || x0 >= s.width) continue;
     const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
@@ -429,57 +434,113 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 5))
         }
     }
   }
-  stage_window(polar, s.azimuths, s.bins, w, sm, tid);
+}
+
+// One row of a table tile: the thread's 4 pixels from the staged window `sm`. Straight-line
+// code for the common case (<= 4 bins, rows 0 and 1) of the 4 pixels, so that their
+// shared-memory loads overlap; past-range pixels read the zero bytes at kZeroOff; the rare
+// longer spans are finished afterwards.
+__device__ __forceinline__ void gather_row(const ScanSetup& s, const uint8_t* sm, int pitch,
+                                           uint32_t off_lo, uint32_t off_hi, uint32_t shapes,
+                                           uint8_t* __restrict__ out, unsigned long long surf,
+                                           int x0, int y) {
+  unsigned off[4], shape[4], acc[4], sel_a[4], sel_b[4];
+  // More than 2 azimuth rows (bits 1-3 of the low nibble) or 4 bins (bits 6-7) anywhere.
+  const bool more = (shapes & 0xCECECECEu) != 0u;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    off[i] = ((i < 2 ? off_lo : off_hi) >> (16 * (i & 1))) & 0xFFFFu;
+    shape[i] = (shapes >> (8 * i)) & 0xFFu;
+    const unsigned o = off[i];
+    const unsigned nr = shape[i] & 15u, rlm1 = min(shape[i] >> 4, 3u);
+    const unsigned shx = (o & 3u) * 0x1010u;
+    sel_a[i] = shx + min(rlm1, 1u) * 0x1000u;
+    sel_b[i] = shx + min(rlm1, 2u) * 0x10u + rlm1 * 0x1000u;
+    const uint32_t* p = reinterpret_cast<const uint32_t*>(sm + (o & ~3u));
+    const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (o & ~3u) + (nr ? pitch : 0));
+    const uint32_t p0 = p[0], p1 = p[1], q0 = q[0], q1 = q[1];
+    acc[i] = __vimax3_u16x2(__byte_perm(p0, p1, sel_a[i]), __byte_perm(p0, p1, sel_b[i]),
+                            __byte_perm(q0, q1, sel_a[i]));
+    acc[i] = __vimax3_u16x2(acc[i], __byte_perm(q0, q1, sel_b[i]), 0u);
+  }
+  if (more) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int nr = int(shape[i] & 15u), rlm1 = int(shape[i] >> 4);
+      if (rlm1 > 3) {
+        acc[i] = unsigned(staged_max_wide(sm, pitch, int(off[i]), rlm1, nr)) << 8;
+      } else {
+        const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (off[i] & ~3u) + pitch);
+        for (int k = 2; k <= nr; ++k) {
+          q += pitch >> 2;
+          const uint32_t r0 = q[0], r1 = q[1];
+          acc[i] =
+              __vimax3_u16x2(acc[i], __byte_perm(r0, r1, sel_a[i]), __byte_perm(r0, r1, sel_b[i]));
+        }
+      }
+    }
+  }
+  uint8_t v[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) v[i] = uint8_t(max(acc[i] >> 24, (acc[i] >> 8) & 0xFFu));
+  store4(s, out, surf, x0, y, v);
+}
+
+// The per-frame gather, one launch: near blocks first, then the tiles in maxhold_order_kernel's
+// order (per-pixel tiles first: they take longer and would otherwise end the launch alone),
+// each block's record and position read from its slot. A table tile: 4 horizontal pixels a
+// thread (a warp covers 32 x 4 pixels). 5 blocks an SM: 48 registers.
+template <int RPT>
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 5))
+    maxhold_gather_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
+                          GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
+  extern __shared__ __align__(16) uint8_t sm[];
+  if (int(blockIdx.x) < g.near_blocks) {
+    near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, int(blockIdx.x));
+    return;
+  }
+  const int slot = int(blockIdx.x) - g.near_blocks;
+  const int4 rec = __ldg(g.ordered + slot);
+  const int pos = __ldg(g.slots + slot);
+  const int tid = int(threadIdx.x);
+  const int bx0 = (pos & 0xFFFF) * kTileW, by0 = (pos >> 16) * 32 * RPT;
+  const int x0 = bx0 + (tid & 7) * 4;
+  const int mode = rec.w & 3;
+  if (mode == kBlockZero) {
+    zero_tile<RPT>(s, out, surf, bx0, by0, tid);
+    return;
+  }
+  if (mode == kBlockSlow) {
+    per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, bx0, by0, tid);
+    return;
+  }
+  const Window w = record_window(rec);
+  // This thread's table entries, requested before the staging so that their latency overlaps.
+  uint32_t off2[RPT][2], shape4[RPT];
+  load_entries<RPT>(s, g, x0, by0, tid, off2, shape4);
+  stage_window_rows(polar, s.azimuths, s.bins, w, sm, tid);
+  if (tid == 0) *reinterpret_cast<uint4*>(sm + kZeroOff) = make_uint4(0, 0, 0, 0);
+  copy_async_wait();
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
     const int y = by0 + (tid >> 3) + 32 * j;
     if (y >= s.height || x0 >= s.width) continue;
-    // Straight-line code for the common case (<= 4 bins, rows 0 and 1) of the 4 pixels, so that
-    // their shared-memory loads overlap; past-range pixels read cell 0 and are zeroed; the rare
-    // longer spans are finished afterwards.
-    unsigned off[4], shape[4], acc[4], sel_a[4], sel_b[4];
-    bool more = false;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      off[i] = (off2[j][i >> 1] >> (16 * (i & 1))) & 0xFFFFu;
-      shape[i] = off[i] == kOffPast ? 0u : (shape4[j] >> (8 * i)) & 0xFFu;
-      const unsigned o = off[i] == kOffPast ? 0u : off[i];
-      const unsigned nr = shape[i] & 15u, rlm1 = min(shape[i] >> 4, 3u);
-      more |= nr >= 2u || (shape[i] >> 4) > 3u;
-      const unsigned shx = (o & 3u) * 0x1010u;
-      sel_a[i] = shx + min(rlm1, 1u) * 0x1000u;
-      sel_b[i] = shx + min(rlm1, 2u) * 0x10u + rlm1 * 0x1000u;
-      const uint32_t* p = reinterpret_cast<const uint32_t*>(sm + (o & ~3u));
-      const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (o & ~3u) + (nr ? w.pitch : 0));
-      const uint32_t p0 = p[0], p1 = p[1], q0 = q[0], q1 = q[1];
-      acc[i] = __vimax3_u16x2(__byte_perm(p0, p1, sel_a[i]), __byte_perm(p0, p1, sel_b[i]),
-                              __byte_perm(q0, q1, sel_a[i]));
-      acc[i] = __vimax3_u16x2(acc[i], __byte_perm(q0, q1, sel_b[i]), 0u);
-    }
-    if (more) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int nr = int(shape[i] & 15u), rlm1 = int(shape[i] >> 4);
-        if (rlm1 > 3) {
-          acc[i] = unsigned(staged_max_wide(sm, w.pitch, int(off[i]), rlm1, nr)) << 8;
-        } else {
-          const uint32_t* q = reinterpret_cast<const uint32_t*>(sm + (off[i] & ~3u) + w.pitch);
-          for (int k = 2; k <= nr; ++k) {
-            q += w.pitch >> 2;
-            const uint32_t r0 = q[0], r1 = q[1];
-            acc[i] = __vimax3_u16x2(acc[i], __byte_perm(r0, r1, sel_a[i]),
-                                    __byte_perm(r0, r1, sel_b[i]));
-          }
-        }
-      }
-    }
-    uint8_t v[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      v[i] = off[i] == kOffPast ? uint8_t(0) : uint8_t(max(acc[i] >> 24, (acc[i] >> 8) & 0xFFu));
-    store4(s, out, surf, x0, y, v);
+    gather_row(s, sm, w.pitch, off2[j][0], off2[j][1], shape4[j], out, surf, x0, y);
   }
+}
+
+template <int RPT>
+void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
+                   long long tiles, Out8 out, cudaStream_t stream) {
+  static const bool carved = prefer_shared_memory(maxhold_gather_kernel<RPT>);
+  (void)carved;
+  // The near box's pixels, kNearPerWarp a warp.
+  const long long per_block = (kThreads / 32) * kNearPerWarp;
+  g.near_blocks = int(((long long)g.box.w * g.box.h + per_block - 1) / per_block);
+  maxhold_gather_kernel<RPT><<<unsigned(g.near_blocks + tiles), kThreads, kStageBytes, stream>>>(
+      s, d_polar, pyr, g, out.d, out.surf);
+  SWL_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
@@ -541,21 +602,11 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   g.slots = d_slots_.get();
   g.blocks_x = bx;
   g.box = near_box(s);
-  const long long per_block = (kThreads / 32) * kNearPerWarp;
-  g.near_blocks = int(((long long)g.box.w * g.box.h + per_block - 1) / per_block);
-  const unsigned grid = unsigned(g.near_blocks + n);
-  if (tile_rows_ == 64) {
-    static const bool carved = prefer_shared_memory(maxhold_gather_kernel<2>);
-    (void)carved;
-    maxhold_gather_kernel<2>
-        <<<grid, kThreads, kStageBytes, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
-  } else {
-    static const bool carved = prefer_shared_memory(maxhold_gather_kernel<1>);
-    (void)carved;
-    maxhold_gather_kernel<1>
-        <<<grid, kThreads, kStageBytes, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
-  }
-  SWL_CUDA_CHECK_LAUNCH();
+  g.near_blocks = 0;  // set by launch_gather
+  if (tile_rows_ == 64)
+    launch_gather<2>(s, d_polar, pyr, g, n, out, stream);
+  else
+    launch_gather<1>(s, d_polar, pyr, g, n, out, stream);
 }
 
 MaxHoldTable::BlockCounts MaxHoldTable::block_counts(cudaStream_t stream) const {

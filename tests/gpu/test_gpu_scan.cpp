@@ -156,6 +156,8 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
         cuda::MaxHoldTable table;
         table.set_tile_rows(rows);
         EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table 32x" << rows;
+        // The same table again, for the next frame.
+        EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " again 32x" << rows;
         const auto c = table.block_counts(gpu.stream());
         table_blocks += c.table;
         per_pixel_blocks += c.per_pixel;
@@ -205,6 +207,10 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   Image8 want;
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
+  table.set_tile_rows(64);
+  EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "32x64";
+  table.set_tile_rows(32);
+  EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
   const auto c = table.block_counts(gpu.stream());
   EXPECT_EQ(c.zero + c.table + c.per_pixel, 128 * 128);
   EXPECT_GT(c.table, 20 * c.per_pixel) << c.per_pixel << " per-pixel blocks";
@@ -243,10 +249,12 @@ TEST(GpuScan, SurfaceOutputEqualsImage) {
   cuda::MaxHoldTable table;
   for (int k = 0; k < 4; ++k) {
     const cuda::Out8 out{d_out.get(), surf};
-    if (k < 3)
+    ASSERT_EQ(cudaMemsetAsync(d_out.get(), 0xA5, d_out.size(), stream.get()), cudaSuccess);
+    if (k < 3) {
       cuda::launch_scan(s, d_polar.get(), ScanMode(k), out, d_pyr.get(), stream.get());
-    else
+    } else {
       table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get());
+    }
     ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
     Image8 img(s.width, s.height), via_surface(s.width, s.height);
     ASSERT_EQ(cudaMemcpy(img.pixels.data(), d_out.get(), img.size(), cudaMemcpyDeviceToHost),
