@@ -223,11 +223,27 @@ int main(int argc, char** argv) {
       rows.push_back({std::string("gaussian row pass, sliding window, ") + tag, rows_sliding,
                       3 * img, 0, -1, "paper 002"});
       rows.push_back({std::string("gaussian column pass, ") + tag, cols, 3 * img, 0, -1, ""});
+      // "fused" is what the pipeline runs (launch_gaussian_best: tensor cores from
+      // kGaussianMmaMinRadius up); both kernels beside it.
       rows.push_back(
           {std::string("gaussian total, fused, ") + tag, timer.median_ms([&] {
+             sc::launch_gaussian_best(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+           }),
+           2 * img, 40, -1, "one kernel, no intermediate image (pipeline default)"});
+      rows.push_back(
+          {std::string("gaussian total, fused FMA, ") + tag, timer.median_ms([&] {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
-           2 * img, 40, -1, "one kernel, no intermediate image"});
+           2 * img, 0, -1, "fused, CUDA-core multiply-adds"});
+      for (int tile_rows : {64, 128})
+        if (sc::gaussian_mma_available())
+          rows.push_back({std::string("gaussian total, fused tensor cores 128x") +
+                              std::to_string(tile_rows) + ", " + tag,
+                          timer.median_ms([&] {
+                            sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                    kSize, w, s, tile_rows);
+                          }),
+                          2 * img, 0, -1, "fused, integer mma"});
       for (auto impl : {sg::GaussianImpl::Tiled, sg::GaussianImpl::SlidingWindow})
         rows.push_back(
             {std::string("gaussian total, ") + sg::to_string(impl) + ", " + tag,
@@ -237,6 +253,24 @@ int main(int argc, char** argv) {
              }),
              6 * img, 40, -1, "paper 000: 16.05 ms on a GTX 670MX"});
       sliding_vs_tiled.push_back({tag, (rows_tiled - rows_sliding) / rows_tiled * 100.0});
+    }
+    // Where the tensor cores start to pay (kGaussianMmaMinRadius): both kernels per radius.
+    for (int r : {2, 3, 4, 5, 6, 9, 12, 15}) {
+      if (!sc::gaussian_mma_available()) break;
+      const std::vector<float> w = sg::gaussian_weights((float(r) - 0.5f) / 3.0f);
+      const std::string tag = "radius " + std::to_string(r);
+      rows.push_back(
+          {"gaussian fused FMA, " + tag, timer.median_ms([&] {
+             sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+           }),
+           2 * img, 0, -1, "radius sweep"});
+      for (int tile_rows : {64, 128})
+        rows.push_back({"gaussian fused tensor cores 128x" + std::to_string(tile_rows) + ", " + tag,
+                        timer.median_ms([&] {
+                          sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                  kSize, w, s, tile_rows);
+                        }),
+                        2 * img, 0, -1, "radius sweep"});
     }
     {
       // The pipeline's bilateral is the fused kernel; the two-pass version (8.8 intermediate

@@ -50,7 +50,8 @@ if [ -x "$B/bench/bench_pipeline" ] && [ "${NCU:-0}" = 1 ]; then
   # Hardware counters of the filter kernels (one launch each), as text.
   NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   for k in 'fused_kernel<.int.3, .bool.0>' 'fused_kernel<.int.6, .bool.0>' \
-    'fused_kernel<.int.15, .bool.0>' 'fused_kernel<.int.4, .bool.1>' 'fft_warp_kernel'; do
+    'fused_kernel<.int.15, .bool.0>' 'fused_kernel<.int.4, .bool.1>' 'fft_warp_kernel' \
+    'gauss_mma_kernel<.int.6, .int.64>' 'gauss_mma_kernel<.int.15, .int.64>'; do
     step "ncu $k"
     timeout 120 "$NCU_BIN" --clock-control none --kernel-name-base demangled -k "regex:$k" -c 1 \
       --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \

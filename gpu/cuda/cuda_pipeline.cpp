@@ -89,7 +89,7 @@ class CudaPipelineImpl final : public CudaPipeline {
       case DenoiseMode::Gaussian: {
         const std::vector<float> w = gaussian_weights(params.gaussian_sigma);
         if (params.gaussian_impl == GaussianImpl::Fused) {
-          launch_gaussian_fused(d_scan_.get(), den, W, H, w, s);
+          launch_gaussian_best(d_scan_.get(), den, W, H, w, s);  // tensor cores for large radii
         } else {
           launch_gaussian_rows(d_scan_.get(), d_mid_.get(), W, H, w, params.gaussian_impl, s);
           launch_gaussian_cols(d_mid_.get(), den, W, H, w, s);

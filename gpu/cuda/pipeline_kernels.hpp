@@ -87,6 +87,20 @@ void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
                            const std::vector<float>& weights, cudaStream_t stream,
                            int strip_tiles = 0);
 
+// Both Gaussian passes on the tensor cores (integer mma, sm_80+; gpu/cuda/filter_mma.cu): a
+// block filters a 128 x tile_rows tile (64 or 128). Throws where gaussian_mma_available() is
+// false (sm_75). Radius 1 .. kMaxGaussianRadius.
+bool gaussian_mma_available();
+void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
+                         const std::vector<float>& weights, cudaStream_t stream,
+                         int tile_rows = 64);
+// GaussianImpl::Fused as the pipeline runs it: the tensor-core kernel from this radius up where
+// the GPU has it (measured faster there on the H100, docs/perf/filters.md), else
+// launch_gaussian_fused.
+inline constexpr int kGaussianMmaMinRadius = 4;
+void launch_gaussian_best(const uint8_t* d_in, Out8 out, int w, int h,
+                          const std::vector<float>& weights, cudaStream_t stream);
+
 void launch_bilateral_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
                            const std::vector<float>& spatial, const std::array<float, 256>& range,
                            cudaStream_t stream);

@@ -1,14 +1,16 @@
 // The CUDA denoising filters against the CPU stages (gpu/cpu_stages.hpp, themselves checked
 // against direct formulas in tests/pipeline) and against each other, image in, image out: the
-// fused Gaussian and bilateral kernels, both FFT enhancement implementations (the warp kernel
-// and batched cuFFT). Odd sizes (not multiples of 4, 8, 16; smaller than a tile or a window),
-// every radius, and adversarial images: constant (flat FFT windows), 0/255 checkerboards
-// (Nyquist frequencies, extreme range weights), hard edges, isolated impulses. Within one level
-// and under 1 % of pixels different (float sums in another order, fused multiply-adds).
+// fused Gaussian (FMA and tensor-core kernels) and bilateral kernels, both FFT enhancement
+// implementations (the warp kernel and batched cuFFT). Odd sizes (not multiples of 4, 8, 16;
+// smaller than a tile or a window), every radius, and adversarial images: constant (flat FFT
+// windows), 0/255 checkerboards (Nyquist frequencies, extreme range weights), hard edges,
+// isolated impulses. Within one level and under 1 % of pixels different (float sums in another
+// order, fused multiply-adds, the tensor-core Gaussian's weights rounded to 2^-23).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -157,6 +159,84 @@ TEST(GpuFilters, FusedGaussianMatchesCpuAndTwoPass) {
       }
 }
 
+// The two-pass Gaussian in double precision with the CPU's 8.8 intermediate: the final value
+// before truncation (level + 0.5), per pixel.
+std::vector<double> exact_gaussian(const Image8& img, const std::vector<float>& wt) {
+  const int r = int(wt.size() / 2), w = img.width, h = img.height;
+  std::vector<double> mid(img.size()), out(img.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double acc = 0;
+      for (int k = -r; k <= r; ++k)
+        acc += double(wt[size_t(k + r)]) * img.at(std::clamp(x + k, 0, w - 1), y);
+      mid[size_t(y) * size_t(w) + size_t(x)] = std::floor(acc * 256.0 + 0.5);
+    }
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double acc = 0;
+      for (int k = -r; k <= r; ++k)
+        acc += double(wt[size_t(k + r)]) *
+               mid[size_t(std::clamp(y + k, 0, h - 1)) * size_t(w) + size_t(x)];
+      out[size_t(y) * size_t(w) + size_t(x)] = acc / 256.0 + 0.5;
+    }
+  return out;
+}
+
+// The tensor-core Gaussian rounds its weights to 2^-23 and sums exactly; the CPU sums floats.
+// Within one level everywhere; where they differ, the exact value must lie within 1/64 of a
+// level of a rounding boundary (a 0/255 checkerboard puts every pixel there for radius >= 5,
+// where the float rounding decides), and other differences stay under 1 % of the pixels.
+void expect_close_or_tie(const Image8& got, const Image8& ref, const std::vector<double>& exact,
+                         const std::string& what) {
+  EXPECT_LE(max_diff(got, ref), 1) << what << first_bad(got, ref);
+  size_t off_tie = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got.pixels[i] != ref.pixels[i]) {
+      const double v = exact[i];
+      off_tie += std::abs(v - std::round(v)) > 1.0 / 64.0;
+    }
+  EXPECT_LE(off_tie, got.size() / 100) << what;
+}
+
+// The tensor-core Gaussian (integer mma, gpu/cuda/filter_mma.cu) at every radius 1..15 (sigma
+// (R - 0.5) / 3), both tile heights, against the CPU and the FMA kernel; sizes add a width not
+// a multiple of 16 over several tiles and a height over several 128-row tiles.
+TEST(GpuFilters, TensorCoreGaussianMatchesCpuAndFused) {
+  SWL_SKIP_WITHOUT_CUDA();
+  if (!cuda::gaussian_mma_available()) GTEST_SKIP() << "no sm_80+ tensor cores";
+  ThreadPool pool(4);
+  std::vector<uint16_t> scratch;
+  uint32_t seed = 150;
+  std::vector<std::pair<int, int>> sizes = kSizes;
+  sizes.push_back({1000, 257});
+  for (auto [w, h] : sizes)
+    for (const Named& n : images(w, h, seed++))
+      for (int r = 1; r <= kMaxGaussianRadius; ++r) {
+        const float sigma = (float(r) - 0.5f) / 3.0f;
+        const std::vector<float> wt = gaussian_weights(sigma);
+        ASSERT_EQ(int(wt.size()), 2 * r + 1);
+        Image8 cpu_out;
+        cpu::gaussian(pool, n.img, sigma, cpu_out, scratch);
+        const Image8 fused = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+          cuda::launch_gaussian_fused(d, o, w, h, wt, s);
+        });
+        const std::vector<double> exact = exact_gaussian(n.img, wt);
+        const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
+                                 " radius " + std::to_string(r);
+        for (int rows : {64, 128}) {
+          const Image8 mma = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+            cuda::launch_gaussian_mma(d, o, w, h, wt, s, rows);
+          });
+          const std::string tag = what + " tile rows " + std::to_string(rows);
+          expect_close_or_tie(mma, cpu_out, exact, "mma vs cpu, " + tag);
+          expect_close_or_tie(mma, fused, exact, "mma vs fused, " + tag);
+          if (n.name == "constant 77") {
+            EXPECT_EQ(mma, n.img) << tag;  // the integer weights sum to 2^23 within 2^-19
+          }
+        }
+      }
+}
+
 TEST(GpuFilters, FusedBilateralMatchesCpuAndTwoPass) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool(4);
@@ -255,6 +335,14 @@ TEST(GpuFilters, SmallCasesForSanitizers) {
                             cuda::launch_gaussian_fused(d, o, w, h, gaussian_weights(sigma), s, 2);
                           }),
                    cpu_out, "gaussian strip 2");
+      if (cuda::gaussian_mma_available())
+        for (int rows : {64, 128})
+          expect_close(on_gpu(img,
+                              [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                                cuda::launch_gaussian_mma(d, o, w, h, gaussian_weights(sigma), s,
+                                                          rows);
+                              }),
+                       cpu_out, "gaussian tensor cores");
     }
     cpu::bilateral(pool, img, 2.0f, 30.0f, cpu_out, scratch);
     expect_close(on_gpu(img,
@@ -287,6 +375,15 @@ TEST(GpuFilters, FullSizeFiltersMatchCpu) {
                         cuda::launch_gaussian_fused(d, o, n, n, gaussian_weights(1.0f), s);
                       }),
                cpu_out, "gaussian sigma 1");
+  // The pipeline's Gaussian (tensor cores from kGaussianMmaMinRadius up) at sigma 2 and 5.
+  for (float sigma : {2.0f, 5.0f}) {
+    cpu::gaussian(pool, img, sigma, cpu_out, scratch);
+    expect_close(on_gpu(img,
+                        [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                          cuda::launch_gaussian_best(d, o, n, n, gaussian_weights(sigma), s);
+                        }),
+                 cpu_out, "gaussian (best) sigma " + std::to_string(sigma));
+  }
   cpu::bilateral(pool, img, 2.0f, 30.0f, cpu_out, scratch);
   expect_close(on_gpu(img,
                       [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {

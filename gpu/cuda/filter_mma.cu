@@ -1,0 +1,329 @@
+// Both passes of the separable Gaussian on the tensor cores (sm_80+): each pass is a product
+// with a banded Toeplitz matrix of the weights, computed by integer mma.sync (m16n8k32, u8 x u8
+// -> s32, exact).
+//
+// Why integers: the input bytes are u8 operands as they are (no conversion instruction at all),
+// the accumulation is exact, and every rounding is a shift. The weights become W_k =
+// rint(w_k * 2^23) in three byte slices (W = s0 + 256 s1 + 65536 s2), one mma per slice. The
+// row pass gives S = sum W_k x_k exactly, and the 8.8 intermediate is the CPU's
+// trunc(acc * 256 + 0.5) = (S + 2^14) >> 15. The intermediate (16 bits) is kept as two byte
+// planes, hi and lo, transposed ([x][y]) so that the column pass reads 4 consecutive rows as one
+// 32-bit word. Column pass: sum W_k mid_k / 256 = (s0 H + s1 L) + 256 (s1 H + s2 L) + 65536 s2 H
+// (+ s0 L / 256, dropped: below 0.001 of a level), 5 mma per step, and the CPU's
+// trunc(v / 256 + 0.5) is one shift. The only differences to the CPU are the weights' rounding
+// to 2^-23 and the CPU's own float rounding (within one level, see tests/gpu/test_gpu_filters).
+//
+// Layout: a 256-thread block owns a 128 x TH output tile. Row pass: warp w computes output
+// columns 16w .. 16w + 15 (the Toeplitz matrix is the constant A operand, kept in registers;
+// the input rows are B, 8 rows an ldmatrix) for all TH + 2R intermediate rows. Column pass: the
+// Toeplitz matrix is again A (16 output rows), the transposed planes are B (8 columns). Outputs
+// are staged in shared memory and written as 16-byte stores.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "gpu/cuda/launch_bounds.cuh"
+#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/fixed_point.hpp"
+
+namespace sweepline::gpu::cuda {
+
+namespace {
+
+constexpr int kTileW = 128, kThreads = 256;
+constexpr int kStagePitch = kTileW + 16;  // output staging rows: 36 words, conflict-free rows
+
+// The weight slices in shared memory, zero-padded: band[sl][kBandPad + t] = wb[sl][t] for t in
+// 0 .. 2R, else 0. The fragments' per-lane indices differ, and indexed reads of the kernel
+// parameter (constant bank) serialise across a warp's distinct addresses: that made the first
+// version 3x slower than the FMA kernel.
+constexpr int kBandPad = 32, kBand = 4 * kBandPad;  // bytes per slice; t from -22 to 67 read
+
+// Weight byte slices, [slice][tap] (tap 0 .. 2R).
+struct MmaTaps {
+  unsigned char wb[3][2 * kMaxGaussianRadius + 1];
+};
+
+// A pitch >= need with pitch % 32 == 16 bytes (an odd multiple of 4 words mod 32 banks): the
+// 8 rows x 4 words of an mma fragment then fall in 32 different banks.
+constexpr int bank_pitch(int need) {
+  return (need + 15) / 32 * 32 + 16;
+}
+constexpr int imax(int a, int b) {
+  return a > b ? a : b;
+}
+
+template <int R, int TH>
+struct MmaGeom {
+  static constexpr int A = (R + 7) / 8 * 8;          // apron columns each side
+  static constexpr int KR = (16 + A + R + 31) / 32;  // row pass k-steps of 32
+  static constexpr int KC = (16 + 2 * R + 31) / 32;  // column pass k-steps of 32
+  static constexpr int NT = (TH + 2 * R + 7) / 8;    // row-pass n-tiles (8 rows each)
+  static constexpr int TWI = bank_pitch(imax(kTileW + 2 * A, kTileW - 16 + 32 * KR));
+  static constexpr int P = bank_pitch(imax(NT * 8, TH - 16 + 32 * KC));  // plane pitch
+  static constexpr int kIn = NT * 8 * TWI;  // input tile bytes (then the output staging)
+  static constexpr size_t smem = size_t(kIn) + 2u * kTileW * P + 3u * kBand;
+  static_assert(TH * kStagePitch <= kIn, "output staging must fit in the input tile");
+  static_assert(KR <= 2 && KC <= 2, "radius too large for two k-steps");
+};
+
+// The device helpers exist only where the kernel has a body (sm_80+, and the host pass): an
+// sm_75 pass would flag them unused.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+__device__ __forceinline__ int clampi(int v, int lo, int hi) {
+  return min(max(v, lo), hi);
+}
+
+// 4 bytes of a Toeplitz slice: element [m][k .. k + 3] = wb[k - m - off] inside the band.
+__device__ __forceinline__ uint32_t toeplitz4(const uint8_t* band, int m, int k, int off) {
+  const int i = kBandPad + k - m - off;
+  const uint32_t* w32 = reinterpret_cast<const uint32_t*>(band);
+  return __funnelshift_r(w32[i >> 2], w32[(i >> 2) + 1], 8 * (i & 3));
+}
+
+// D += A (16 x 32, u8, row) * B (32 x 8, u8, col), s32 accumulators.
+__device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                                       uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  (void)d, (void)a, (void)b0, (void)b1;
+#endif
+}
+
+// ldmatrix: lane t gives the address of row t % 8 of 8 x 16-byte matrix t / 8 and receives, of
+// each matrix, word t % 4 of row t / 4: an mma B fragment (b0 or b1) per matrix.
+__device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], const uint8_t* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(uint32_t(__cvta_generic_to_shared(p))));
+}
+__device__ __forceinline__ void ldsm_x2(uint32_t (&r)[4], const uint8_t* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(uint32_t(__cvta_generic_to_shared(p))));
+  r[2] = r[3] = 0;
+}
+
+// Inputs [x, x + 8) of a row, clamped at both edges.
+__device__ __forceinline__ void load8(uint8_t* dst, const uint8_t* __restrict__ row, int x, int w) {
+  if (x >= 0 && x + 7 < w && (w & 7) == 0) {
+    *reinterpret_cast<uint2*>(dst) = __ldg(reinterpret_cast<const uint2*>(row + x));
+  } else {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) dst[i] = row[clampi(x + i, 0, w - 1)];
+  }
+}
+
+#endif
+
+template <int R, int TH>
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 && R <= 12 ? 4 : 3)))
+    gauss_mma_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
+                     const __grid_constant__ MmaTaps taps) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using G = MmaGeom<R, TH>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  uint8_t* tile = smem;              // [NT * 8][TWI] input, then [TH][kStagePitch] output
+  uint8_t* plane_h = smem + G::kIn;  // [kTileW][P] high bytes of the intermediate
+  uint8_t* plane_l = plane_h + kTileW * G::P;
+  uint8_t* band = plane_l + kTileW * G::P;  // [3][kBand] weight slices, zero-padded
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, q = lane & 3;
+  const int tx0 = blockIdx.x * kTileW, ty0 = blockIdx.y * TH;
+
+  constexpr int kWords = (kTileW + 2 * G::A) / 8;
+  for (int i = tid; i < G::NT * 8 * kWords; i += kThreads) {
+    const int j = i / kWords, c = i - j * kWords;
+    load8(tile + j * G::TWI + 8 * c, in + size_t(clampi(ty0 - R + j, 0, h - 1)) * size_t(w),
+          tx0 - G::A + 8 * c, w);
+  }
+  for (int i = tid; i < 3 * kBand; i += kThreads) {
+    const int t = i % kBand - kBandPad;
+    band[i] = t >= 0 && t <= 2 * R ? taps.wb[i / kBand][t] : 0;
+  }
+  __syncthreads();
+
+  {  // Row pass: intermediate rows 0 .. NT * 8 - 1 (image rows ty0 - R + j), columns 16 warp + m.
+    uint32_t a[G::KR][3][4];
+#pragma unroll
+    for (int s = 0; s < G::KR; ++s)
+#pragma unroll
+      for (int sl = 0; sl < 3; ++sl)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          a[s][sl][r] = toeplitz4(band + sl * kBand, g + 8 * (r & 1),
+                                  32 * s + 4 * q + 16 * (r >> 1), G::A - R);
+    // ldmatrix rows: input row lane % 8, columns 16 warp + 16 (lane / 8) (k-step lane / 16).
+    const uint8_t* src = tile + (lane & 7) * G::TWI + 16 * warp + 16 * (lane >> 3);
+    const int x0 = 16 * warp + g;
+#pragma unroll 2
+    for (int nt = 0; nt < G::NT; ++nt) {
+      int acc[3][4] = {{1 << 14, 1 << 14, 1 << 14, 1 << 14}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+      uint32_t b[4];
+      if (G::KR == 2)
+        ldsm_x4(b, src + nt * 8 * G::TWI);
+      else
+        ldsm_x2(b, src + nt * 8 * G::TWI);
+#pragma unroll
+      for (int s = 0; s < G::KR; ++s)
+#pragma unroll
+        for (int sl = 0; sl < 3; ++sl) mma_u8(acc[sl], a[s][sl], b[2 * s], b[2 * s + 1]);
+      uint32_t m[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+        m[r] =
+            (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8) + (uint32_t(acc[2][r]) << 16)) >> 15;
+      // m[0], m[1]: column x0, rows 2q, 2q + 1; m[2], m[3]: column x0 + 8.
+      const int y = nt * 8 + 2 * q;
+      *reinterpret_cast<uint16_t*>(plane_l + x0 * G::P + y) =
+          uint16_t(__byte_perm(m[0], m[1], 0x40));
+      *reinterpret_cast<uint16_t*>(plane_h + x0 * G::P + y) =
+          uint16_t(__byte_perm(m[0], m[1], 0x51));
+      *reinterpret_cast<uint16_t*>(plane_l + (x0 + 8) * G::P + y) =
+          uint16_t(__byte_perm(m[2], m[3], 0x40));
+      *reinterpret_cast<uint16_t*>(plane_h + (x0 + 8) * G::P + y) =
+          uint16_t(__byte_perm(m[2], m[3], 0x51));
+    }
+  }
+  __syncthreads();
+
+  {  // Column pass: output rows 16 mt + m, columns 8 nt + n (warp: n-tiles 2 warp, 2 warp + 1).
+    uint32_t a[G::KC][3][4];
+#pragma unroll
+    for (int s = 0; s < G::KC; ++s)
+#pragma unroll
+      for (int sl = 0; sl < 3; ++sl)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          a[s][sl][r] =
+              toeplitz4(band + sl * kBand, g + 8 * (r & 1), 32 * s + 4 * q + 16 * (r >> 1), 0);
+#pragma unroll 1
+    for (int mt = 0; mt < TH / 16; ++mt) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int nt = 2 * warp + half;
+        // ldmatrix rows: plane row (column) 8 nt + lane % 8; h0, h1, l0, l1 from lanes / 8.
+        const uint8_t* src = ((lane & 16) ? plane_l : plane_h) + (8 * nt + (lane & 7)) * G::P +
+                             16 * mt + 16 * ((lane >> 3) & 1);
+        // Five accumulators, so that no mma waits for another: [3] and [4] join [0] and [1].
+        int acc[5][4] = {{1 << 22, 1 << 22, 1 << 22, 1 << 22}, {}, {}, {}, {}};
+#pragma unroll
+        for (int s = 0; s < G::KC; ++s) {
+          uint32_t b[4];
+          ldsm_x4(b, src + 32 * s);
+          const uint32_t h0 = b[0], h1 = b[1], l0 = b[2], l1 = b[3];
+          mma_u8(acc[0], a[s][0], h0, h1);  // scale 1: s0 H + s1 L
+          mma_u8(acc[3], a[s][1], l0, l1);
+          mma_u8(acc[1], a[s][1], h0, h1);  // scale 256: s1 H + s2 L
+          mma_u8(acc[4], a[s][2], l0, l1);
+          mma_u8(acc[2], a[s][2], h0, h1);  // scale 65536: s2 H
+        }
+        uint32_t lv[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          lv[r] = min((uint32_t(acc[0][r] + acc[3][r]) + (uint32_t(acc[1][r] + acc[4][r]) << 8) +
+                       (uint32_t(acc[2][r]) << 16)) >>
+                          23,
+                      255u);
+        // lv[0], lv[1]: row 16 mt + g, columns 8 nt + 2q, + 1; lv[2], lv[3]: row + 8.
+        uint8_t* st = tile + (16 * mt + g) * kStagePitch + 8 * nt + 2 * q;
+        *reinterpret_cast<uint16_t*>(st) = uint16_t(__byte_perm(lv[0], lv[1], 0x40));
+        *reinterpret_cast<uint16_t*>(st + 8 * kStagePitch) =
+            uint16_t(__byte_perm(lv[2], lv[3], 0x40));
+      }
+    }
+  }
+  __syncthreads();
+
+  // Write the staged tile: 16-byte stores where the tile is whole and aligned.
+  const bool whole = tx0 + kTileW <= w && (w & 15) == 0;
+  for (int i = tid; i < TH * (kTileW / 16); i += kThreads) {
+    const int r = i / (kTileW / 16), c = 16 * (i % (kTileW / 16)), y = ty0 + r;
+    if (y >= h) break;
+    const uint8_t* sp = tile + r * kStagePitch + c;
+    uint8_t* dp = out.d + size_t(y) * size_t(w) + tx0 + c;
+    if (whole) {
+      *reinterpret_cast<uint4*>(dp) = *reinterpret_cast<const uint4*>(sp);
+    } else {
+      for (int k = 0; k < 16 && tx0 + c + k < w; ++k) dp[k] = sp[k];
+    }
+    if (out.surf)
+      for (int k = 0; k < 16 && tx0 + c + k < w; ++k)
+        surf2Dwrite(sp[k], cudaSurfaceObject_t(out.surf), tx0 + c + k, y);
+  }
+#else
+  (void)in, (void)out, (void)w, (void)h, (void)taps;
+#endif
+}
+
+template <int R, int TH>
+void launch_mma(const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
+                cudaStream_t stream) {
+  constexpr size_t smem = MmaGeom<R, TH>::smem;
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      gauss_mma_kernel<R, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  SWL_CUDA_CHECK(attr);
+  const dim3 grid(unsigned((w + kTileW - 1) / kTileW), unsigned((h + TH - 1) / TH));
+  gauss_mma_kernel<R, TH><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+template <int R = 1>
+void dispatch(int r, int tile_rows, const uint8_t* d_in, Out8 out, int w, int h,
+              const MmaTaps& taps, cudaStream_t stream) {
+  if constexpr (R <= kMaxGaussianRadius) {
+    if (r == R) {
+      if (tile_rows == 128) return launch_mma<R, 128>(d_in, out, w, h, taps, stream);
+      return launch_mma<R, 64>(d_in, out, w, h, taps, stream);
+    }
+    dispatch<R + 1>(r, tile_rows, d_in, out, w, h, taps, stream);
+  } else {
+    SWL_CHECK(false, "Gaussian (tensor cores): radius out of range");
+  }
+}
+
+}  // namespace
+
+bool gaussian_mma_available() {
+  static const bool ok = [] {
+    int dev = 0, major = 0;
+    SWL_CUDA_CHECK(cudaGetDevice(&dev));
+    SWL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    return major >= 8;
+  }();
+  return ok;
+}
+
+void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
+                         const std::vector<float>& weights, cudaStream_t stream, int tile_rows) {
+  SWL_CHECK(weights.size() % 2 == 1 && weights.size() >= 3 &&
+                weights.size() <= 2 * kMaxGaussianRadius + 1,
+            "Gaussian (tensor cores): bad kernel size");
+  SWL_CHECK(w > 0 && h > 0, "Gaussian (tensor cores): empty image");
+  SWL_CHECK(tile_rows == 64 || tile_rows == 128, "Gaussian (tensor cores): tile rows 64 or 128");
+  SWL_CHECK(gaussian_mma_available(), "Gaussian (tensor cores): needs compute capability 8.0");
+  MmaTaps taps{};
+  for (size_t i = 0; i < weights.size(); ++i) {
+    SWL_CHECK(weights[i] >= 0.0f && weights[i] < 1.0f, "Gaussian (tensor cores): bad weight");
+    const long v = std::lrint(double(weights[i]) * 8388608.0);  // < 2^23: three bytes
+    for (int s = 0; s < 3; ++s) taps.wb[s][i] = static_cast<unsigned char>((v >> (8 * s)) & 255);
+  }
+  dispatch(int(weights.size() / 2), tile_rows, d_in, out, w, h, taps, stream);
+}
+
+void launch_gaussian_best(const uint8_t* d_in, Out8 out, int w, int h,
+                          const std::vector<float>& weights, cudaStream_t stream) {
+  const int r = int(weights.size() / 2);
+  // 128-row tiles halve the row pass's apron (2R rows a tile) where it is large.
+  if (r >= kGaussianMmaMinRadius && gaussian_mma_available())
+    launch_gaussian_mma(d_in, out, w, h, weights, stream, r >= 10 ? 128 : 64);
+  else
+    launch_gaussian_fused(d_in, out, w, h, weights, stream);
+}
+
+}  // namespace sweepline::gpu::cuda
