@@ -164,8 +164,8 @@ int main(int argc, char** argv) {
            }),
            2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1, "polar read + image write"});
     for (sg::ScanMode m : {sg::ScanMode::Nearest, sg::ScanMode::Bilinear})
-      for (const sc::ScanOptions o : {sc::ScanOptions{64, false}, sc::ScanOptions{32, true},
-                                      sc::ScanOptions{64, true}})
+      for (const sc::ScanOptions o :
+           {sc::ScanOptions{64, false}, sc::ScanOptions{32, true}, sc::ScanOptions{64, true}})
         rows.push_back({std::string("scan ") + sg::to_string(m) + " (32x" +
                             std::to_string(o.tile_rows) + "-pixel blocks" +
                             (o.stage ? ", staged window)" : ")"),
