@@ -4,7 +4,9 @@
 // with Alg. 6 / Alg. 7 / atomic boxes (paper 000 Table 1). The timed span of `fast` is the whole
 // frame: threshold, labels, consecutive numbering and statistics.
 // Usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] [--max-reps N] [--quick]
-//                  [--fast-only]
+//                  [--fast-only] [--only SPEC] [--conn 4|8]
+//   --only SPEC / --conn N keep only the images whose spec contains SPEC / that connectivity (to
+//   profile one case, e.g. with ncu).
 //   --fast-only measures `fast` alone (variants selected by environment, e.g.
 //   SWEEPLINE_CCL_TILES=0, compared quickly).
 //   --save-images writes every 4096^2 image used as PGM and fast's 8-connected labels as raw
@@ -49,6 +51,12 @@ struct Options {
   int max_reps = 200;
   bool quick = false;
   bool fast_only = false;
+  std::string only;  // keep images whose spec contains this
+  int conn = 0;      // keep this connectivity (0: both; skip() with c = 0: any)
+  bool skip(const std::string& spec, int c) const {
+    return (!only.empty() && spec.find(only) == std::string::npos) ||
+           (conn != 0 && c != 0 && c != conn);
+  }
 };
 
 double median(std::vector<double> v) {
@@ -169,10 +177,14 @@ int main(int argc, char** argv) {
       o.quick = true;
     else if (a == "--fast-only")
       o.fast_only = true;
+    else if (a == "--only")
+      o.only = next();
+    else if (a == "--conn")
+      o.conn = std::stoi(next());
     else {
       std::fprintf(stderr,
                    "usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] "
-                   "[--max-reps N] [--quick] [--fast-only]\n");
+                   "[--max-reps N] [--quick] [--fast-only] [--only SPEC] [--conn 4|8]\n");
       return 2;
     }
   }
@@ -240,10 +252,12 @@ int main(int argc, char** argv) {
     for (int k = 1; k <= 9; ++k) {
       double d = k / 10.0;
       std::string spec = "random:" + fmt_density(d);
+      if (o.skip(spec, 0)) continue;
       Image8 img = sim::make_test_image(spec, size, size, 1000 + k);
       bench.upload(img);
       save("random_" + fmt_density(d), spec, img);
       for (int conn : {8, 4}) {
+        if (o.skip(spec, conn)) continue;
         ccl::LabelParams p;
         p.connectivity = conn;
         row(density, {{"size", size}, {"density", d}, {"connectivity", conn}}, p);
@@ -255,11 +269,12 @@ int main(int argc, char** argv) {
   ordered_json images = ordered_json::array();
   for (const char* spec : {"spirals", "stars"})
     for (int size : {512, 1024, 2048, 4096}) {
-      if (o.quick && size != 4096) continue;
+      if ((o.quick && size != 4096) || o.skip(spec, 0)) continue;
       Image8 img = sim::make_test_image(spec, size, size, 7);
       bench.upload(img);
       save(spec, spec, img);
       for (int conn : {8, 4}) {
+        if (o.skip(spec, conn)) continue;
         ccl::LabelParams p;
         p.connectivity = conn;
         row(images, {{"image", spec}, {"size", size}, {"connectivity", conn}}, p);
@@ -271,6 +286,7 @@ int main(int argc, char** argv) {
   ordered_json radar = ordered_json::array();
   for (int n : {50, 1869}) {
     std::string spec = "vessels:" + std::to_string(n);
+    if (o.skip(spec, 8)) continue;
     Image8 img = sim::make_test_image(spec, 4096, 4096, 11);
     bench.upload(img);
     save("vessels_" + std::to_string(n), spec, img);
@@ -303,9 +319,11 @@ int main(int argc, char** argv) {
   bench.profile(true);
   for (const char* spec :
        {"random:0.10", "random:0.50", "random:0.90", "spirals", "vessels:1869"}) {
+    if (o.skip(spec, 0)) continue;
     Image8 img = sim::make_test_image(spec, 4096, 4096, 5);
     bench.upload(img);
     for (int conn : {8, 4}) {
+      if (o.skip(spec, conn)) continue;
       ccl::LabelParams p;
       p.connectivity = conn;
       Measure m = bench.run(p, o);

@@ -3,6 +3,8 @@
 # bench_ccl only, runs the labelling tests, compute-sanitizer memcheck + racecheck on the small
 # cases, and `bench_ccl --quick --fast-only` for the default and each variant named in VARIANTS
 # (environment assignments, ';'-separated), logs and JSON into $OUT (or ./gpu-out).
+#   CHECK_VARIANTS (';'-separated) repeats the tests and sanitizers under other variants; NCU
+#   profiles single kernels (see below).
 #   FULL=1 also runs the whole bench_ccl (every algorithm, --json $OUT/bench_ccl.json).
 set -u
 DEST=${OUT:-$PWD/gpu-out}
@@ -72,6 +74,43 @@ if [ -x "$T" ] && [ "${SANITIZE:-1}" = 1 ]; then
       > "$OUT/racecheck_${v//[^A-Za-z0-9_]/_}.log" 2>&1
     step "racecheck ${v:-default} rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' \
       "$OUT/racecheck_${v//[^A-Za-z0-9_]/_}.log" | tail -1)"
+  done
+fi
+# CHECK_VARIANTS="ENV...;ENV...": the labelling tests, memcheck on the small `fast` cases and
+# racecheck on RACECHECK_FILTER again under each variant's environment.
+if [ -x "$T" ] && [ -n "${CHECK_VARIANTS:-}" ]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  RF=${RACECHECK_FILTER:-GpuCclSmall.FastAcrossTileBorders:GpuCclSmall.FastManyComponentsPerTile}
+  IFS=';' read -ra cvars <<< "$CHECK_VARIANTS"
+  for v in "${cvars[@]}"; do
+    n=${v//[^A-Za-z0-9_]/_}
+    (cd "$B/tests" && env $v timeout 120 ./test_gpu --gtest_filter='GpuCcl*') > "$OUT/tests_$n.log" 2>&1
+    step "tests [$v] rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/tests_$n.log" | tr '\n' ' ')"
+    grep -E "^\[  FAILED|Failure" "$OUT/tests_$n.log" | head -10
+    env $v timeout 90 "$CS" --tool memcheck --error-exitcode 3 "$T" --gtest_filter='GpuCclSmall.Fast*' \
+      > "$OUT/memcheck_$n.log" 2>&1
+    step "memcheck [$v] rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$n.log" | tail -1)"
+    env $v timeout 120 "$CS" --tool racecheck --error-exitcode 3 "$T" --gtest_filter="$RF" \
+      > "$OUT/racecheck_v_$n.log" 2>&1
+    step "racecheck [$v] rc=$? $(grep -E 'RACECHECK SUMMARY' "$OUT/racecheck_v_$n.log" | tail -1)"
+  done
+fi
+# NCU="REGEX@SPEC@CONN ...": one Nsight Compute report per entry (the first launch of the kernels
+# matching REGEX while bench_ccl runs image SPEC at connectivity CONN) and its details page (the
+# report itself comes back in the tgz; `--page source --csv` exports no metrics there).
+if [ -x "$BC" ] && [ -n "${NCU:-}" ]; then
+  NCUB=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  for e in $NCU; do
+    IFS=@ read -r kr spec conn <<< "$e"
+    n=ncu_${kr//[^A-Za-z0-9_]/_}_${spec//[^A-Za-z0-9_]/_}_$conn
+    step "ncu $kr $spec $conn"
+    timeout 120 "$NCUB" --clock-control none --kernel-name "regex:$kr" --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section MemoryWorkloadAnalysis --section SourceCounters --import-source yes -f -o "$OUT/$n" \
+      "$BC" --quick --fast-only --only "$spec" --conn "$conn" --max-reps 3 --budget-ms 5 \
+      > "$OUT/$n.log" 2>&1
+    step "ncu rc=$?"
+    "$NCUB" -i "$OUT/$n.ncu-rep" --page details > "$OUT/${n}_details.txt" 2>&1
   done
 fi
 step "done"

@@ -10,6 +10,9 @@
 //     with a pixel next to an on pixel of another tile (bord_bits),
 //   * forest entries only where the global unions need them: each such border pixel points to its
 //     tile root, each such tile root to itself. Nothing else of the forest is written or read.
+//   With 8-connectivity the default is tile_pairs_kernel (ccl_tiles_pairs.cu), the same outputs
+//   from the runs of row pairs; this row-run kernel serves 4-connectivity and
+//   SWEEPLINE_CCL_PAIRS=0.
 // - tile_border_kernel: one union per contact across a tile border, lanes of a warp with the same
 //   pair of tile roots uniting once; global atomicMin union-find with path halving.
 // - tile_roots_kernel: flattens the border tile roots, adds the global ones to root_bits and
@@ -386,10 +389,14 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
   const bool eight = connectivity == 8;
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
   auto* loc = reinterpret_cast<int16_t*>(ws.labels);
-  tile_label_kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr,
-                                                        ws.uf, ws.on_bits, ws.root_bits,
-                                                        ws.bord_bits, loc, eight);
-  CCL_CUDA_CHECK(cudaGetLastError());
+  if (eight && fast_pairs_enabled()) {
+    tile_pairs_label(ws, d_image, threshold, stream);
+  } else {
+    tile_label_kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr,
+                                                          ws.uf, ws.on_bits, ws.root_bits,
+                                                          ws.bord_bits, loc, eight);
+    CCL_CUDA_CHECK(cudaGetLastError());
+  }
   if (ev) ev->mark("init", stream);
   const int64_t border_threads =
       int64_t(ws.tiles_y - 1) * ws.wpr * 32 + int64_t(ws.tiles_x - 1) * ws.h;

@@ -14,6 +14,8 @@
 //   (component, tile) with global atomics. A tile with more components than kSlots shared slots
 //   takes several passes.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "gpu/cuda/ccl_device.cuh"
 #include "gpu/cuda/launch_bounds.cuh"
@@ -30,15 +32,17 @@ constexpr uint32_t kBorderFlag = 0x80000000u;
 constexpr uint32_t kPending = 0xffffffffu;  // in s_ymx while a slot's id is still to be looked up
 
 // Slots per pass: three 256-thread blocks per SM fit (the densest noise has ~1100 components per
-// tile; checkerboards up to 4096 take extra passes).
-template <bool kWeighted>
-constexpr int kSlots = kWeighted ? 1280 : 1536;
+// tile; checkerboards up to 4096 take extra passes). kFour (without an intensity image only):
+// 1280 slots, so that four blocks fit an SM (2048 tiles of a 4096^2 frame in fewer waves).
+template <bool kWeighted, bool kFour = false>
+constexpr int kSlots = kWeighted || kFour ? 1280 : 1536;
 template <bool kWeighted>
 constexpr int kSlotArrays = kWeighted ? 9 : 7;
-template <bool kWeighted>
+template <bool kWeighted, bool kFour = false>
 constexpr size_t kFinishShared = size_t(kTilePixels) * (kWeighted ? 3 : 2) +
                                  (size_t(kTileThreads) + 2 * kTileRows + 8) * 4 +
-                                 size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted> * 4;
+                                 size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted, kFour> * 4;
+static_assert(kFinishShared<false, true> + 1024 <= 228 * 1024 / 4, "four blocks an SM (sm_90)");
 
 // Roots before segment sg: its block's offset + its prefix inside the block.
 __device__ __forceinline__ uint32_t seg_offset(const uint32_t* __restrict__ seg_local,
@@ -87,8 +91,8 @@ __global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
 
 // Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly,
 // its runs and its local roots; warp k writes word column k's labels row by row.
-template <bool kWeighted>
-__global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 3))
+template <bool kWeighted, bool kFour>
+__global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFour ? 4 : 3))
     tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
                        const uint32_t* __restrict__ on_bits, const uint32_t* __restrict__ root_bits,
                        const uint32_t* __restrict__ bord_bits,
@@ -96,7 +100,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 3))
                        const uint32_t* __restrict__ seg_blocks,
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
                        Stats st, int64_t capacity) {
-  constexpr int S = kSlots<kWeighted>;
+  constexpr int S = kSlots<kWeighted, kFour>;
   extern __shared__ __align__(16) unsigned char smem[];
   int16_t* s_loc = reinterpret_cast<int16_t*>(smem);  // local root, then encoded slot at roots
   uint8_t* s_int = smem + size_t(kTilePixels) * 2;    // kWeighted only
@@ -399,12 +403,25 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 3))
 
 }  // namespace
 
+bool finish_four_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_FINISH4=0/1 overrides the default.
+  static const bool on = [] {
+    const char* e = std::getenv("SWEEPLINE_CCL_FINISH4");
+    if (e && *e) return std::strcmp(e, "0") != 0;
+    return kFinishFourDefault;
+  }();
+  return on;
+}
+
 void tiled_prepare() {
   static const bool done = [] {
-    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<false>,
+    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<false, false>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         int(kFinishShared<false>)));
-    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<true>,
+    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<false, true>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(kFinishShared<false, true>)));
+    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<true, false>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         int(kFinishShared<true>)));
     return true;
@@ -423,11 +440,15 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t 
   if (ev) ev->mark("numbering", stream);
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
   if (weighted)
-    tile_finish_kernel<true><<<tiles, kTileThreads, kFinishShared<true>, stream>>>(
+    tile_finish_kernel<true, false><<<tiles, kTileThreads, kFinishShared<true>, stream>>>(
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
         d_intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+  else if (finish_four_enabled())
+    tile_finish_kernel<false, true><<<tiles, kTileThreads, kFinishShared<false, true>, stream>>>(
+        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
+        nullptr, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
   else
-    tile_finish_kernel<false><<<tiles, kTileThreads, kFinishShared<false>, stream>>>(
+    tile_finish_kernel<false, false><<<tiles, kTileThreads, kFinishShared<false>, stream>>>(
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
         nullptr, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
   CCL_CUDA_CHECK(cudaGetLastError());

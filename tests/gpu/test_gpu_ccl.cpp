@@ -96,6 +96,48 @@ TEST(GpuCclSmall, FastAcrossTileBorders) {
 #endif
 }
 
+// With 8-connectivity `fast` labels row pairs (runs of row 2k | row 2k + 1) and unites only
+// rows 2k - 1 and 2k: odd heights (the last pair has one row), steps that touch only diagonally
+// between rows (or miss by one column), V shapes whose left arm starts in a pair's second row
+// while the component's first pixel is further right in the pair's first row (or one pair
+// higher), arms next to tile borders, and noise on heights that cut pairs and tiles.
+TEST(GpuCclSmall, FastRowPairs) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  std::vector<std::pair<std::string, Image8>> imgs;
+  for (int step : {4, 5, -4, -5}) {
+    Image8 d(613, 71);
+    for (int y = 0; y < d.height; ++y)
+      for (int x = 0; x < d.width; ++x)
+        if (((x - step * y) % 64 + 64) % 64 < 4) d.at(x, y) = 200;
+    imgs.push_back({"steps" + std::to_string(step), std::move(d)});
+  }
+  Image8 v(540, 66);  // V shapes: arms meet below; the left arm starts one row lower
+  for (int x0 = 0; x0 + 24 < v.width; x0 += 27)
+    for (int i = 0; i < 12; ++i) {
+      const int top = (x0 / 27) % 31;
+      if (top + 1 + i < v.height) v.at(x0 + i, top + 1 + i) = 255;
+      if (top + i < v.height) v.at(x0 + 23 - i, top + i) = 255;
+    }
+  imgs.push_back({"v_shapes", std::move(v)});
+  for (int hgt : {1, 2, 3, 31, 33, 63, 65})
+    for (double d : {0.35, 0.5, 0.65})
+      imgs.push_back({"random" + std::to_string(int(d * 100)) + "_301x" + std::to_string(hgt),
+                      sim::make_test_image("random:" + std::to_string(d), 301, hgt, 7 + hgt)});
+  for (const auto& [name, img] : imgs)
+    for (int conn : {4, 8})
+      for (bool weighted : {false, true}) {
+        ccl::LabelParams p;
+        p.connectivity = conn;
+        p.algorithm = ccl::Algorithm::Fast;
+        Image8 in = test::random_intensity(img.width, img.height, 3);
+        const Image8* ip = weighted ? &in : nullptr;
+        expect_equal_to_oracle(ccl::label_cuda(img, p, ip), oracle_label(img, p, ip),
+                               tag(name + (weighted ? " weighted" : ""), p.algorithm, conn));
+      }
+#endif
+}
+
 // `fast` numbers a tile's components in shared-memory slots, several passes when a tile holds
 // more than fit (4096 in a 32 x 256 tile of a 4-connected checkerboard): every connectivity, with
 // and without intensity weighting, against the oracle.
