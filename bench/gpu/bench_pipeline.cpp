@@ -30,6 +30,8 @@ namespace sc = sweepline::gpu::cuda;
 namespace {
 
 constexpr int kSize = 4096;
+// Row-name suffixes of launch_gaussian_mma's variants.
+constexpr const char* kMmaVariant[] = {"", " sync load", " two slices"};
 
 struct Row {
   std::string stage;
@@ -192,6 +194,20 @@ int main(int argc, char** argv) {
            max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
          }),
          5 * img, 60, -1, blocks_note});
+    max_hold.set_precomputed_tiles(sc::MaxHoldTable::kMaxPrecomputedTiles);
+    rows.push_back(
+        {"scan maxhold (span table, near-radar spans precomputed)", timer.median_ms([&] {
+           max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
+         }),
+         5 * img, 0, -1, "wide spans listed a warp each, no pyramid"});
+    max_hold.set_precomputed_tiles(0);
+    max_hold.set_raster_order(true);
+    rows.push_back(
+        {"scan maxhold (span table, tiles in raster order)", timer.median_ms([&] {
+           max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
+         }),
+         5 * img, 0, -1, "table entries requested beside the record"});
+    max_hold.set_raster_order(false);
     max_hold.set_tile_rows(64);
     rows.push_back(
         {"scan maxhold (span table, 32x64-pixel blocks)", timer.median_ms([&] {
@@ -235,15 +251,18 @@ int main(int argc, char** argv) {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 0, -1, "fused, CUDA-core multiply-adds"});
-      for (int tile_rows : {64, 128})
-        if (sc::gaussian_mma_available())
-          rows.push_back({std::string("gaussian total, fused tensor cores 128x") +
-                              std::to_string(tile_rows) + ", " + tag,
-                          timer.median_ms([&] {
-                            sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                    kSize, w, s, tile_rows);
-                          }),
-                          2 * img, 0, -1, "fused, integer mma"});
+      // Tensor-core variants (launch_gaussian_mma): 0 cp.async load, 1 synchronous load (the
+      // first version), 2 two weight slices.
+      for (int variant : {0, 1, 2})
+        for (int tile_rows : {64, 128})
+          if (sc::gaussian_mma_available())
+            rows.push_back({std::string("gaussian total, fused tensor cores 128x") +
+                                std::to_string(tile_rows) + kMmaVariant[variant] + ", " + tag,
+                            timer.median_ms([&] {
+                              sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                      kSize, w, s, tile_rows, variant);
+                            }),
+                            2 * img, 0, -1, "fused, integer mma"});
       for (auto impl : {sg::GaussianImpl::Tiled, sg::GaussianImpl::SlidingWindow})
         rows.push_back(
             {std::string("gaussian total, ") + sg::to_string(impl) + ", " + tag,
@@ -264,13 +283,15 @@ int main(int argc, char** argv) {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 0, -1, "radius sweep"});
-      for (int tile_rows : {64, 128})
-        rows.push_back({"gaussian fused tensor cores 128x" + std::to_string(tile_rows) + ", " + tag,
-                        timer.median_ms([&] {
-                          sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                  kSize, w, s, tile_rows);
-                        }),
-                        2 * img, 0, -1, "radius sweep"});
+      for (int variant : {0, 1, 2})
+        for (int tile_rows : {64, 128})
+          rows.push_back({"gaussian fused tensor cores 128x" + std::to_string(tile_rows) +
+                              kMmaVariant[variant] + ", " + tag,
+                          timer.median_ms([&] {
+                            sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                    kSize, w, s, tile_rows, variant);
+                          }),
+                          2 * img, 0, -1, "radius sweep"});
     }
     {
       // The pipeline's bilateral is the fused kernel; the two-pass version (8.8 intermediate

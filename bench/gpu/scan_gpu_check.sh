@@ -4,6 +4,7 @@
 # (--json), then compute-sanitizer memcheck and racecheck on the small scan tests. Logs, JSON and
 # a summary into $OUT (or ./gpu-out).
 #   bash bench/gpu/scan_gpu_check.sh        # REPS=100, BENCH_ARGS="" (e.g. --no-cpu)
+#   SANITIZE=0 skips compute-sanitizer; MEMCHECK_FILTER=gtest-filter narrows memcheck
 #   PROFILE=1 [PROFILE_K=regex] [PROFILE_C=n]  # + Nsight Compute on the full-size test's first n
 #     kernels matching regex (default maxhold_gather|scan_staged, 4): details, per-SASS
 #     counters (ncu_source.csv: executed instructions, stall samples) and the SASS, in
@@ -56,7 +57,7 @@ if [ -x "$B/bench/bench_pipeline" ]; then
   fi
 fi
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-SMALL='GpuScan.EveryPath*:GpuScan.TableFollows*:GpuScan.Surface*'
+SMALL=${MEMCHECK_FILTER:-'GpuScan.EveryPath*:GpuScan.TableFollows*:GpuScan.Surface*'}
 if [ -x "$T" ] && [ "${SANITIZE:-1}" = 1 ]; then
   step "memcheck"
   timeout "${MEMCHECK_S:-100}" "$CS" --tool memcheck --error-exitcode 3 "$T" \

@@ -91,6 +91,75 @@ __device__ __forceinline__ int run_start(uint32_t bits, int lane) {
   return below_clear ? 32 - __clz(below_clear) : 0;
 }
 
+// The position of the set bit of rank r (0: the lowest) in m; any position when r >= popc(m).
+__device__ __forceinline__ int nth_set_bit(uint32_t m, int r) {
+  int pos = 0;
+#pragma unroll
+  for (int s = 16; s > 0; s >>= 1) {
+    const int lo = __popc(m & ((1u << s) - 1u));
+    if (r >= lo) {
+      r -= lo;
+      m >>= s;
+      pos += s;
+    }
+  }
+  return pos;
+}
+
+// Work items spread evenly over a warp (every lane calls this with warp-uniform control): lane L
+// owns the set bits of m0, m1, m2 (item kinds 0, 1, 2). The warp's items in order (lane by lane;
+// in a lane kind 0, 1, 2, low bits first) are handed out 32 a round: item 32 * round + lane goes
+// to `lane` as f(valid, owner lane, kind, bit), so that a lane with many items no longer keeps
+// the others waiting. f is called by every lane in every round (valid false past the end).
+template <class F>
+__device__ __forceinline__ void warp_balanced_items(uint32_t m0, uint32_t m1, uint32_t m2, F&& f) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = int(threadIdx.x & 31);
+  const int c = __popc(m0) + __popc(m1) + __popc(m2);
+  int inc = c;
+#pragma unroll
+  for (int off = 1; off < 32; off *= 2) {
+    const int o = __shfl_up_sync(kAll, inc, off);
+    if (lane >= off) inc += o;
+  }
+  const int total = __shfl_sync(kAll, inc, 31);
+  for (int base = 0; base < total; base += 32) {
+    const int g = base + lane;
+    int j = 0;  // the owner: the first lane whose inclusive count exceeds g
+#pragma unroll
+    for (int s = 16; s > 0; s >>= 1)
+      if (__shfl_sync(kAll, inc, j + s - 1) <= g) j += s;
+    int r = g - __shfl_sync(kAll, inc, j) + __shfl_sync(kAll, c, j);
+    const uint32_t a0 = __shfl_sync(kAll, m0, j), a1 = __shfl_sync(kAll, m1, j);
+    const uint32_t a2 = __shfl_sync(kAll, m2, j);
+    const int n0 = __popc(a0), n1 = __popc(a1);
+    int kind = 0;
+    uint32_t m = a0;
+    if (r >= n0 + n1) {
+      kind = 2;
+      m = a2;
+      r -= n0 + n1;
+    } else if (r >= n0) {
+      kind = 1;
+      m = a1;
+      r -= n0;
+    }
+    f(g < total, j, kind, nth_set_bit(m, r));
+  }
+}
+
+// Whether this lane leads the lanes of the warp holding the same key (every lane calls this);
+// without match_any (before sm_70) every lane leads.
+__device__ __forceinline__ bool first_of_key(uint32_t key) {
+#if __CUDA_ARCH__ >= 700
+  const unsigned same = __match_any_sync(0xffffffffu, key);
+  return int(threadIdx.x & 31) == __ffs(same) - 1;
+#else
+  (void)key;
+  return true;
+#endif
+}
+
 // Sums `count` over the block (kScanWords threads, one per word) into block_counts[block].
 __device__ __forceinline__ void block_count(uint32_t count, uint32_t* block_counts) {
   __shared__ uint32_t s_warp[kScanWords / 32];

@@ -112,6 +112,13 @@ bool fast_pairs_enabled();
 // at densities 0.3-0.6); SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides this default once per process.
 constexpr bool kPairsCompactDefault = true;
 bool pairs_compact_enabled();
+// The tile kernels' unions: each warp's contacts handed out evenly over its lanes instead of a
+// loop per thread over its own word. Measured 10:42 UTC on the H100: pairs (8-connectivity)
+// 331 -> 266 us at 0.5, rows (4-connectivity) 1-8 us slower, so on for pairs only;
+// SWEEPLINE_CCL_BALANCE=0/1 overrides both defaults once per process.
+constexpr bool kPairsBalanceDefault = true;
+constexpr bool kRowsBalanceDefault = false;
+bool tiles_balance_enabled(bool pairs);
 void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
                       cudaStream_t stream);
 // Its second half (ccl_tiles_finish.cu): scan of the segment counts, statistics of components

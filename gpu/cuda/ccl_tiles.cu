@@ -98,6 +98,8 @@ __device__ __forceinline__ bool side_contact(uint64_t col, int ly, bool eight) {
 }
 
 // Grid: (tiles across, tiles down), kTileThreads threads, thread (ly, lx) owns word lx of row ly.
+// kBalanced: the contacts of a warp are handed out evenly over its lanes (SWEEPLINE_CCL_BALANCE).
+template <bool kBalanced>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
     tile_label_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
@@ -162,46 +164,61 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   __syncthreads();
   // Unions with the row above inside the tile: the leftmost pixel of each vertical overlap, and
   // with 8-connectivity the diagonal contacts at run ends (as the untiled merge_kernel).
-  if (bits && ly > 0) {
-    const uint32_t above = s_bits[ly - 1][lx];
-    const uint32_t aprev = lx > 0 ? s_bits[ly - 1][lx - 1] : 0u;
-    const uint32_t anext = lx + 1 < kTileWords ? s_bits[ly - 1][lx + 1] : 0u;
-    const uint32_t left = (bits << 1) | (prev >> 31);
-    const uint32_t right = (bits >> 1) | (next << 31);
-    const uint32_t up_left = (above << 1) | (aprev >> 31);
-    const uint32_t up_right = (above >> 1) | (anext << 31);
-    int last_a = -1, last_b = -1;
-    auto join = [&](int i, int lxq, int j) {
-      const int a = row_run_start(s_bits, ly, lx, i), b = row_run_start(s_bits, ly - 1, lxq, j);
-      if (a == last_a && b == last_b) return;
-      last_a = a;
-      last_b = b;
-      s_unite(s_uf, a, b);
-    };
-    uint32_t v = bits & above & ~(left & up_left);
-    while (v) {
-      const int i = __ffs(v) - 1;
-      v &= v - 1;
-      join(i, lx, i);
-    }
-    if (eight) {
-      uint32_t d1 = bits & ~above & ~left & up_left;
-      while (d1) {
-        const int i = __ffs(d1) - 1;
-        d1 &= d1 - 1;
-        if (i > 0)
-          join(i, lx, i - 1);
-        else
-          join(0, lx - 1, 31);
+  {
+    uint32_t v = 0, d1 = 0, d2 = 0;  // contacts: straight up, up-left, up-right
+    if (bits && ly > 0) {
+      const uint32_t above = s_bits[ly - 1][lx];
+      const uint32_t aprev = lx > 0 ? s_bits[ly - 1][lx - 1] : 0u;
+      const uint32_t anext = lx + 1 < kTileWords ? s_bits[ly - 1][lx + 1] : 0u;
+      const uint32_t left = (bits << 1) | (prev >> 31);
+      const uint32_t right = (bits >> 1) | (next << 31);
+      const uint32_t up_left = (above << 1) | (aprev >> 31);
+      const uint32_t up_right = (above >> 1) | (anext << 31);
+      v = bits & above & ~(left & up_left);
+      if (eight) {
+        d1 = bits & ~above & ~left & up_left;
+        d2 = bits & ~above & ~right & up_right;
       }
-      uint32_t d2 = bits & ~above & ~right & up_right;
-      while (d2) {
-        const int i = __ffs(d2) - 1;
-        d2 &= d2 - 1;
-        if (i < 31)
-          join(i, lx, i + 1);
-        else
-          join(31, lx + 1, 0);
+    }
+    // The run starts joined by contact `kind` at bit i of word qx in row qy (with row qy - 1).
+    auto ends = [&](int qy, int qx, int kind, int i, int& a, int& b) {
+      int qxa = qx, j = i;
+      if (kind == 1) {
+        j = i > 0 ? i - 1 : 31;
+        qxa = i > 0 ? qx : qx - 1;
+      } else if (kind == 2) {
+        j = i < 31 ? i + 1 : 0;
+        qxa = i < 31 ? qx : qx + 1;
+      }
+      a = row_run_start(s_bits, qy, qx, i);
+      b = row_run_start(s_bits, qy - 1, qxa, j);
+    };
+    if constexpr (kBalanced) {
+      // The warp's contacts spread evenly over its lanes; lanes with the same pair of runs in a
+      // round unite once.
+      warp_balanced_items(v, d1, d2, [&](bool valid, int src, int kind, int i) {
+        const int ts = warp * 32 + src;
+        int a = 0, b = 0;
+        if (valid) ends(ts / kTileWords, ts % kTileWords, kind, i, a, b);
+        const uint32_t key = valid ? (uint32_t(a) << 16) | uint32_t(b) : kFull;
+        if (first_of_key(key) && valid) s_unite(s_uf, a, b);
+      });
+    } else {
+      int last_a = -1, last_b = -1;
+      const uint32_t ms[3] = {v, d1, d2};
+#pragma unroll
+      for (int kind = 0; kind < 3; ++kind) {
+        uint32_t m = ms[kind];
+        while (m) {
+          const int i = __ffs(m) - 1;
+          m &= m - 1;
+          int a, b;
+          ends(ly, lx, kind, i, a, b);
+          if (a == last_a && b == last_b) continue;
+          last_a = a;
+          last_b = b;
+          s_unite(s_uf, a, b);
+        }
       }
     }
   }
@@ -392,9 +409,9 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
   if (eight && fast_pairs_enabled()) {
     tile_pairs_label(ws, d_image, threshold, stream);
   } else {
-    tile_label_kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr,
-                                                          ws.uf, ws.on_bits, ws.root_bits,
-                                                          ws.bord_bits, loc, eight);
+    auto kernel = tiles_balance_enabled(false) ? tile_label_kernel<true> : tile_label_kernel<false>;
+    kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf,
+                                               ws.on_bits, ws.root_bits, ws.bord_bits, loc, eight);
     CCL_CUDA_CHECK(cudaGetLastError());
   }
   if (ev) ev->mark("init", stream);

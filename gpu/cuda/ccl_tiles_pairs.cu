@@ -104,7 +104,9 @@ __device__ __forceinline__ int pair_run_key(const uint32_t (*bits)[kTileWords],
 // kCompact: nodes in a 4096-entry array (index k * 256 + column) and the root keys in a separate
 // int16 array: 26.6 KB of shared memory instead of 35.4 KB, with 32 registers, so that 8 blocks
 // fit an SM instead of 6 (a 4096^2 frame's 2048 tiles in 2 waves instead of 3).
-template <bool kCompact>
+// kBalanced: the contacts of a warp are handed out evenly over its lanes (warp_balanced_items)
+// instead of each thread looping over its own 16 bits (SWEEPLINE_CCL_BALANCE).
+template <bool kCompact, bool kBalanced>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCompact ? 8 : 6))
     tile_pairs_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
@@ -190,55 +192,70 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   // Unions across the boundary of pair k - 1 and pair k (row 2k - 1 above row 2k): the leftmost
   // pixel of each vertical overlap and the diagonal contacts at run ends, as in
   // tile_label_kernel; two threads per word (16 bits each).
-  if (t < (kPairs - 1) * 16) {
+  {
     const int k = 1 + t / 16, ux = (t >> 1) & (kTileWords - 1);
-    const uint32_t half = (t & 1) ? 0xffff0000u : 0x0000ffffu;
-    const uint32_t row = s_bits[2 * k][ux];
-    if (row & half) {
-      const uint32_t above = s_bits[2 * k - 1][ux];
-      const uint32_t rprev = ux > 0 ? s_bits[2 * k][ux - 1] : 0u;
-      const uint32_t rnext = ux + 1 < kTileWords ? s_bits[2 * k][ux + 1] : 0u;
-      const uint32_t aprev = ux > 0 ? s_bits[2 * k - 1][ux - 1] : 0u;
-      const uint32_t anext = ux + 1 < kTileWords ? s_bits[2 * k - 1][ux + 1] : 0u;
-      const uint32_t left = (row << 1) | (rprev >> 31);
-      const uint32_t right = (row >> 1) | (rnext << 31);
-      const uint32_t up_left = (above << 1) | (aprev >> 31);
-      const uint32_t up_right = (above >> 1) | (anext << 31);
+    uint32_t v = 0, d1 = 0, d2 = 0;  // contacts: straight up, up-left, up-right
+    if (t < (kPairs - 1) * 16) {
+      const uint32_t half = (t & 1) ? 0xffff0000u : 0x0000ffffu;
+      const uint32_t row = s_bits[2 * k][ux];
+      if (row & half) {
+        const uint32_t above = s_bits[2 * k - 1][ux];
+        const uint32_t rprev = ux > 0 ? s_bits[2 * k][ux - 1] : 0u;
+        const uint32_t rnext = ux + 1 < kTileWords ? s_bits[2 * k][ux + 1] : 0u;
+        const uint32_t aprev = ux > 0 ? s_bits[2 * k - 1][ux - 1] : 0u;
+        const uint32_t anext = ux + 1 < kTileWords ? s_bits[2 * k - 1][ux + 1] : 0u;
+        const uint32_t left = (row << 1) | (rprev >> 31);
+        const uint32_t right = (row >> 1) | (rnext << 31);
+        const uint32_t up_left = (above << 1) | (aprev >> 31);
+        const uint32_t up_right = (above >> 1) | (anext << 31);
+        v = row & above & ~(left & up_left) & half;
+        d1 = row & ~above & ~left & up_left & half;
+        d2 = row & ~above & ~right & up_right & half;
+      }
+    }
+    // The nodes joined by contact `kind` at bit i of word kux, boundary kk (row 2kk - 1 above
+    // row 2kk): a in pair kk, b in pair kk - 1.
+    auto ends = [&](int kk, int kux, int kind, int i, int& a, int& b) {
+      int uxq = kux, j = i;
+      if (kind == 1) {
+        j = i > 0 ? i - 1 : 31;
+        uxq = i > 0 ? kux : kux - 1;
+      } else if (kind == 2) {
+        j = i < 31 ? i + 1 : 0;
+        uxq = i < 31 ? kux : kux + 1;
+      }
+      a = pair_run_start<kStride>(s_or, kk, kux, i);
+      b = pair_run_start<kStride>(s_or, kk - 1, uxq, j);
+    };
+    if constexpr (kBalanced) {
+      // The warp's contacts spread evenly over its lanes; lanes with the same pair of nodes in a
+      // round unite once. (Warp 7: lanes 16..31 own none; the loop is warp-uniform.)
+      warp_balanced_items(v, d1, d2, [&](bool valid, int src, int kind, int i) {
+        const int ts = warp * 32 + src;
+        int a = 0, b = 0;
+        if (valid) ends(1 + ts / 16, (ts >> 1) & (kTileWords - 1), kind, i, a, b);
+        const uint32_t key = valid ? (uint32_t(a) << 16) | uint32_t(b) : kFull;
+        if (first_of_key(key) && valid) p_unite(s_uf, a, b);
+      });
+    } else {
       int last_a = -1, last_b = -1;
-      auto join = [&](int i, int uxq, int j) {
-        const int a = pair_run_start<kStride>(s_or, k, ux, i);
-        const int b = pair_run_start<kStride>(s_or, k - 1, uxq, j);
+      auto join = [&](int kind, int i) {
+        int a, b;
+        ends(k, ux, kind, i, a, b);
         if (a == last_a && b == last_b) return;
         last_a = a;
         last_b = b;
         p_unite(s_uf, a, b);
       };
-      const uint32_t v = row & above & ~(left & up_left) & half;
-      const uint32_t d1 = row & ~above & ~left & up_left & half;
-      const uint32_t d2 = row & ~above & ~right & up_right & half;
-      uint32_t m = v;
-      while (m) {
-        const int i = __ffs(m) - 1;
-        m &= m - 1;
-        join(i, ux, i);
-      }
-      m = d1;
-      while (m) {
-        const int i = __ffs(m) - 1;
-        m &= m - 1;
-        if (i > 0)
-          join(i, ux, i - 1);
-        else
-          join(0, ux - 1, 31);
-      }
-      m = d2;
-      while (m) {
-        const int i = __ffs(m) - 1;
-        m &= m - 1;
-        if (i < 31)
-          join(i, ux, i + 1);
-        else
-          join(31, ux + 1, 0);
+      const uint32_t ms[3] = {v, d1, d2};
+#pragma unroll
+      for (int kind = 0; kind < 3; ++kind) {
+        uint32_t m = ms[kind];
+        while (m) {
+          const int i = __ffs(m) - 1;
+          m &= m - 1;
+          join(kind, i);
+        }
       }
     }
   }
@@ -330,6 +347,18 @@ bool pairs_compact_enabled() {
   return on;
 }
 
+bool tiles_balance_enabled(bool pairs) {
+  // SWEEPLINE_CCL_BALANCE=0/1 overrides kPairsBalanceDefault / kRowsBalanceDefault once per
+  // process (-1: not set).
+  static const int env = [] {
+    const char* e = std::getenv("SWEEPLINE_CCL_BALANCE");
+    if (e && *e) return std::strcmp(e, "0") != 0 ? 1 : 0;
+    return -1;
+  }();
+  if (env >= 0) return env == 1;
+  return pairs ? kPairsBalanceDefault : kRowsBalanceDefault;
+}
+
 bool fast_pairs_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_PAIRS=0/1 overrides the default.
   static const bool on = [] {
@@ -344,12 +373,19 @@ void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t thres
                       cudaStream_t stream) {
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
   auto* loc = reinterpret_cast<int16_t*>(ws.labels);
-  if (pairs_compact_enabled())
-    tile_pairs_kernel<true><<<tiles, kTileThreads, 0, stream>>>(
-        d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, loc);
+  auto launch = [&](auto kernel) {
+    kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf,
+                                               ws.on_bits, ws.root_bits, ws.bord_bits, loc);
+  };
+  const bool compact = pairs_compact_enabled(), balanced = tiles_balance_enabled(true);
+  if (compact && balanced)
+    launch(tile_pairs_kernel<true, true>);
+  else if (compact)
+    launch(tile_pairs_kernel<true, false>);
+  else if (balanced)
+    launch(tile_pairs_kernel<false, true>);
   else
-    tile_pairs_kernel<false><<<tiles, kTileThreads, 0, stream>>>(
-        d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, loc);
+    launch(tile_pairs_kernel<false, false>);
   CCL_CUDA_CHECK(cudaGetLastError());
 }
 

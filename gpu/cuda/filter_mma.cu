@@ -18,6 +18,13 @@
 // the input rows are B, 8 rows an ldmatrix) for all TH + 2R intermediate rows. Column pass: the
 // Toeplitz matrix is again A (16 output rows), the transposed planes are B (8 columns). Outputs
 // are staged in shared memory and written as 16-byte stores.
+//
+// Variants (template V, launch_gaussian_mma's `variant`): 0 (default) copies the input tile with
+// cp.async, every copy of a thread in flight at once (the 09:33 kernel loaded 8 bytes, stored
+// them and only then issued the next load: ~13 full global latencies in a row per block);
+// 1 is that synchronous load, kept for comparison; 2 is variant 0 with two weight slices
+// (W = rint(w * 2^16), centre tap set so that the sum is exactly 2^16): 4 + 4 mma per step
+// instead of 6 + 5, weights rounded to 2^-17.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -110,6 +117,14 @@ __device__ __forceinline__ void ldsm_x2(uint32_t (&r)[4], const uint8_t* p) {
   r[2] = r[3] = 0;
 }
 
+// Asynchronous global -> shared copy of N (8 or 16) aligned bytes.
+template <int N>
+__device__ __forceinline__ void cp_async(uint8_t* dst, const uint8_t* src) {
+  asm volatile(
+      "cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(uint32_t(__cvta_generic_to_shared(dst))),
+      "l"(src), "n"(N));
+}
+
 // Inputs [x, x + 8) of a row, clamped at both edges.
 __device__ __forceinline__ void load8(uint8_t* dst, const uint8_t* __restrict__ row, int x, int w) {
   if (x >= 0 && x + 7 < w && (w & 7) == 0) {
@@ -122,7 +137,7 @@ __device__ __forceinline__ void load8(uint8_t* dst, const uint8_t* __restrict__ 
 
 #endif
 
-template <int R, int TH>
+template <int R, int TH, int V>
 __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 && R <= 12 ? 4 : 3)))
     gauss_mma_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
                      const __grid_constant__ MmaTaps taps) {
@@ -135,25 +150,47 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
   uint8_t* band = plane_l + kTileW * G::P;  // [3][kBand] weight slices, zero-padded
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, q = lane & 3;
   const int tx0 = blockIdx.x * kTileW, ty0 = blockIdx.y * TH;
+  constexpr int kSl = V == 2 ? 2 : 3;  // weight byte slices
 
-  constexpr int kWords = (kTileW + 2 * G::A) / 8;
-  for (int i = tid; i < G::NT * 8 * kWords; i += kThreads) {
-    const int j = i / kWords, c = i - j * kWords;
-    load8(tile + j * G::TWI + 8 * c, in + size_t(clampi(ty0 - R + j, 0, h - 1)) * size_t(w),
-          tx0 - G::A + 8 * c, w);
+  if constexpr (V == 1) {
+    constexpr int kWords = (kTileW + 2 * G::A) / 8;
+    for (int i = tid; i < G::NT * 8 * kWords; i += kThreads) {
+      const int j = i / kWords, c = i - j * kWords;
+      load8(tile + j * G::TWI + 8 * c, in + size_t(clampi(ty0 - R + j, 0, h - 1)) * size_t(w),
+            tx0 - G::A + 8 * c, w);
+    }
+  } else {
+    // Chunks of 16 bytes where the apron keeps them aligned (A = 16), else 8. Edge chunks (and
+    // rows whose start is not aligned) are gathered byte by byte with clamping.
+    constexpr int kCh = G::A % 16 == 0 ? 16 : 8, kChunks = (kTileW + 2 * G::A) / kCh;
+    const bool vec = (w % kCh) == 0 && (reinterpret_cast<uintptr_t>(in) % kCh) == 0;
+#pragma unroll 4
+    for (int i = tid; i < G::NT * 8 * kChunks; i += kThreads) {
+      const int j = i / kChunks, c = i - j * kChunks, x = tx0 - G::A + kCh * c;
+      const uint8_t* row = in + size_t(clampi(ty0 - R + j, 0, h - 1)) * size_t(w);
+      uint8_t* dst = tile + j * G::TWI + kCh * c;
+      if (vec && x >= 0 && x + kCh <= w) {
+        cp_async<kCh>(dst, row + x);
+      } else {
+#pragma unroll
+        for (int k = 0; k < kCh; ++k) dst[k] = row[clampi(x + k, 0, w - 1)];
+      }
+    }
+    asm volatile("cp.async.commit_group;\n" ::);
   }
-  for (int i = tid; i < 3 * kBand; i += kThreads) {
+  for (int i = tid; i < kSl * kBand; i += kThreads) {
     const int t = i % kBand - kBandPad;
     band[i] = t >= 0 && t <= 2 * R ? taps.wb[i / kBand][t] : 0;
   }
+  if constexpr (V != 1) asm volatile("cp.async.wait_all;\n" ::);
   __syncthreads();
 
   {  // Row pass: intermediate rows 0 .. NT * 8 - 1 (image rows ty0 - R + j), columns 16 warp + m.
-    uint32_t a[G::KR][3][4];
+    uint32_t a[G::KR][kSl][4];
 #pragma unroll
     for (int s = 0; s < G::KR; ++s)
 #pragma unroll
-      for (int sl = 0; sl < 3; ++sl)
+      for (int sl = 0; sl < kSl; ++sl)
 #pragma unroll
         for (int r = 0; r < 4; ++r)
           a[s][sl][r] = toeplitz4(band + sl * kBand, g + 8 * (r & 1),
@@ -163,7 +200,9 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
     const int x0 = 16 * warp + g;
 #pragma unroll 2
     for (int nt = 0; nt < G::NT; ++nt) {
-      int acc[3][4] = {{1 << 14, 1 << 14, 1 << 14, 1 << 14}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+      // The rounding constant: 2^14 of the >> 15 (three slices), 2^7 of the >> 8 (two).
+      constexpr int kHalf = kSl == 3 ? 1 << 14 : 1 << 7;
+      int acc[kSl][4] = {{kHalf, kHalf, kHalf, kHalf}};
       uint32_t b[4];
       if (G::KR == 2)
         ldsm_x4(b, src + nt * 8 * G::TWI);
@@ -172,12 +211,15 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
 #pragma unroll
       for (int s = 0; s < G::KR; ++s)
 #pragma unroll
-        for (int sl = 0; sl < 3; ++sl) mma_u8(acc[sl], a[s][sl], b[2 * s], b[2 * s + 1]);
+        for (int sl = 0; sl < kSl; ++sl) mma_u8(acc[sl], a[s][sl], b[2 * s], b[2 * s + 1]);
       uint32_t m[4];
 #pragma unroll
       for (int r = 0; r < 4; ++r)
-        m[r] =
-            (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8) + (uint32_t(acc[2][r]) << 16)) >> 15;
+        if constexpr (kSl == 3)
+          m[r] = (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8) + (uint32_t(acc[2][r]) << 16)) >>
+                 15;
+        else
+          m[r] = (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8)) >> 8;
       // m[0], m[1]: column x0, rows 2q, 2q + 1; m[2], m[3]: column x0 + 8.
       const int y = nt * 8 + 2 * q;
       *reinterpret_cast<uint16_t*>(plane_l + x0 * G::P + y) =
@@ -193,11 +235,11 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
   __syncthreads();
 
   {  // Column pass: output rows 16 mt + m, columns 8 nt + n (warp: n-tiles 2 warp, 2 warp + 1).
-    uint32_t a[G::KC][3][4];
+    uint32_t a[G::KC][kSl][4];
 #pragma unroll
     for (int s = 0; s < G::KC; ++s)
 #pragma unroll
-      for (int sl = 0; sl < 3; ++sl)
+      for (int sl = 0; sl < kSl; ++sl)
 #pragma unroll
         for (int r = 0; r < 4; ++r)
           a[s][sl][r] =
@@ -210,26 +252,42 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
         // ldmatrix rows: plane row (column) 8 nt + lane % 8; h0, h1, l0, l1 from lanes / 8.
         const uint8_t* src = ((lane & 16) ? plane_l : plane_h) + (8 * nt + (lane & 7)) * G::P +
                              16 * mt + 16 * ((lane >> 3) & 1);
-        // Five accumulators, so that no mma waits for another: [3] and [4] join [0] and [1].
-        int acc[5][4] = {{1 << 22, 1 << 22, 1 << 22, 1 << 22}, {}, {}, {}, {}};
+        // Three slices: five accumulators, so that no mma waits for another: [3] and [4] join
+        // [0] and [1]. Two slices: sum W mid = s0 L + 256 (s0 H + s1 L) + 65536 s1 H exactly
+        // (< 2^32 as the weights sum to 2^16), four accumulators.
+        constexpr int kAcc = kSl == 3 ? 5 : 4, kHalf = kSl == 3 ? 1 << 22 : 1 << 23;
+        int acc[kAcc][4] = {{kHalf, kHalf, kHalf, kHalf}};
 #pragma unroll
         for (int s = 0; s < G::KC; ++s) {
           uint32_t b[4];
           ldsm_x4(b, src + 32 * s);
           const uint32_t h0 = b[0], h1 = b[1], l0 = b[2], l1 = b[3];
-          mma_u8(acc[0], a[s][0], h0, h1);  // scale 1: s0 H + s1 L
-          mma_u8(acc[3], a[s][1], l0, l1);
-          mma_u8(acc[1], a[s][1], h0, h1);  // scale 256: s1 H + s2 L
-          mma_u8(acc[4], a[s][2], l0, l1);
-          mma_u8(acc[2], a[s][2], h0, h1);  // scale 65536: s2 H
+          if constexpr (kSl == 3) {
+            mma_u8(acc[0], a[s][0], h0, h1);  // scale 1: s0 H + s1 L
+            mma_u8(acc[3], a[s][1], l0, l1);
+            mma_u8(acc[1], a[s][1], h0, h1);  // scale 256: s1 H + s2 L
+            mma_u8(acc[4], a[s][kSl - 1], l0, l1);
+            mma_u8(acc[2], a[s][kSl - 1], h0, h1);  // scale 65536: s2 H
+          } else {
+            mma_u8(acc[0], a[s][0], l0, l1);  // scale 1: s0 L
+            mma_u8(acc[1], a[s][0], h0, h1);  // scale 256: s0 H + s1 L
+            mma_u8(acc[2], a[s][1], l0, l1);
+            mma_u8(acc[3], a[s][1], h0, h1);  // scale 65536: s1 H
+          }
         }
         uint32_t lv[4];
 #pragma unroll
         for (int r = 0; r < 4; ++r)
-          lv[r] = min((uint32_t(acc[0][r] + acc[3][r]) + (uint32_t(acc[1][r] + acc[4][r]) << 8) +
-                       (uint32_t(acc[2][r]) << 16)) >>
-                          23,
-                      255u);
+          if constexpr (kSl == 3)
+            lv[r] = min((uint32_t(acc[0][r] + acc[3][r]) + (uint32_t(acc[1][r] + acc[4][r]) << 8) +
+                         (uint32_t(acc[2][r]) << 16)) >>
+                            23,
+                        255u);
+          else
+            lv[r] = min((uint32_t(acc[0][r]) + (uint32_t(acc[1][r] + acc[2][r]) << 8) +
+                         (uint32_t(acc[3][r]) << 16)) >>
+                            24,
+                        255u);
         // lv[0], lv[1]: row 16 mt + g, columns 8 nt + 2q, + 1; lv[2], lv[3]: row + 8.
         uint8_t* st = tile + (16 * mt + g) * kStagePitch + 8 * nt + 2 * q;
         *reinterpret_cast<uint16_t*>(st) = uint16_t(__byte_perm(lv[0], lv[1], 0x40));
@@ -261,27 +319,35 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
 #endif
 }
 
-template <int R, int TH>
+template <int R, int TH, int V>
 void launch_mma(const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
                 cudaStream_t stream) {
   constexpr size_t smem = MmaGeom<R, TH>::smem;
   static const cudaError_t attr = cudaFuncSetAttribute(
-      gauss_mma_kernel<R, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      gauss_mma_kernel<R, TH, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   SWL_CUDA_CHECK(attr);
   const dim3 grid(unsigned((w + kTileW - 1) / kTileW), unsigned((h + TH - 1) / TH));
-  gauss_mma_kernel<R, TH><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
+  gauss_mma_kernel<R, TH, V><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
   SWL_CUDA_CHECK_LAUNCH();
 }
 
+template <int R, int V>
+void launch_rows(int tile_rows, const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
+                 cudaStream_t stream) {
+  if (tile_rows == 128) return launch_mma<R, 128, V>(d_in, out, w, h, taps, stream);
+  launch_mma<R, 64, V>(d_in, out, w, h, taps, stream);
+}
+
 template <int R = 1>
-void dispatch(int r, int tile_rows, const uint8_t* d_in, Out8 out, int w, int h,
+void dispatch(int r, int tile_rows, int variant, const uint8_t* d_in, Out8 out, int w, int h,
               const MmaTaps& taps, cudaStream_t stream) {
   if constexpr (R <= kMaxGaussianRadius) {
     if (r == R) {
-      if (tile_rows == 128) return launch_mma<R, 128>(d_in, out, w, h, taps, stream);
-      return launch_mma<R, 64>(d_in, out, w, h, taps, stream);
+      if (variant == 1) return launch_rows<R, 1>(tile_rows, d_in, out, w, h, taps, stream);
+      if (variant == 2) return launch_rows<R, 2>(tile_rows, d_in, out, w, h, taps, stream);
+      return launch_rows<R, 0>(tile_rows, d_in, out, w, h, taps, stream);
     }
-    dispatch<R + 1>(r, tile_rows, d_in, out, w, h, taps, stream);
+    dispatch<R + 1>(r, tile_rows, variant, d_in, out, w, h, taps, stream);
   } else {
     SWL_CHECK(false, "Gaussian (tensor cores): radius out of range");
   }
@@ -300,28 +366,45 @@ bool gaussian_mma_available() {
 }
 
 void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
-                         const std::vector<float>& weights, cudaStream_t stream, int tile_rows) {
+                         const std::vector<float>& weights, cudaStream_t stream, int tile_rows,
+                         int variant) {
   SWL_CHECK(weights.size() % 2 == 1 && weights.size() >= 3 &&
                 weights.size() <= 2 * kMaxGaussianRadius + 1,
             "Gaussian (tensor cores): bad kernel size");
   SWL_CHECK(w > 0 && h > 0, "Gaussian (tensor cores): empty image");
   SWL_CHECK(tile_rows == 64 || tile_rows == 128, "Gaussian (tensor cores): tile rows 64 or 128");
+  SWL_CHECK(variant >= 0 && variant <= 2, "Gaussian (tensor cores): variant 0, 1 or 2");
   SWL_CHECK(gaussian_mma_available(), "Gaussian (tensor cores): needs compute capability 8.0");
   MmaTaps taps{};
-  for (size_t i = 0; i < weights.size(); ++i) {
+  const size_t n = weights.size(), c = n / 2;
+  std::vector<long> v(n);
+  long off_centre = 0;
+  for (size_t i = 0; i < n; ++i) {
     SWL_CHECK(weights[i] >= 0.0f && weights[i] < 1.0f, "Gaussian (tensor cores): bad weight");
-    const long v = std::lrint(double(weights[i]) * 8388608.0);  // < 2^23: three bytes
-    for (int s = 0; s < 3; ++s) taps.wb[s][i] = static_cast<unsigned char>((v >> (8 * s)) & 255);
+    // Three slices: W < 2^23 (three bytes). Two: W < 2^16, and the centre tap makes the sum
+    // exactly 2^16 (the column pass's exact sum then stays below 2^32).
+    v[i] = std::lrint(double(weights[i]) * (variant == 2 ? 65536.0 : 8388608.0));
+    if (i != c) off_centre += v[i];
   }
-  dispatch(int(weights.size() / 2), tile_rows, d_in, out, w, h, taps, stream);
+  if (variant == 2) {
+    v[c] = 65536 - off_centre;
+    SWL_CHECK(v[c] >= 0 && v[c] >= v[c - 1],
+              "Gaussian (tensor cores): weights not a normalised Gaussian");
+    // A centre tap of 2^16 (tiny sigma: the other taps round to 0) needs three slices.
+    if (v[c] > 65535) return launch_gaussian_mma(d_in, out, w, h, weights, stream, tile_rows, 0);
+  }
+  for (size_t i = 0; i < n; ++i)
+    for (int s = 0; s < 3; ++s) taps.wb[s][i] = static_cast<unsigned char>((v[i] >> (8 * s)) & 255);
+  dispatch(int(c), tile_rows, variant, d_in, out, w, h, taps, stream);
 }
 
 void launch_gaussian_best(const uint8_t* d_in, Out8 out, int w, int h,
                           const std::vector<float>& weights, cudaStream_t stream) {
   const int r = int(weights.size() / 2);
-  // 128-row tiles halve the row pass's apron (2R rows a tile) where it is large.
+  // 128-row tiles halve the row pass's apron (2R rows a tile) where it is large. Two weight
+  // slices (variant 2): sigma 5 43 -> 38 us on the H100 (docs/perf/filters.md, 09:46 UTC).
   if (r >= kGaussianMmaMinRadius && gaussian_mma_available())
-    launch_gaussian_mma(d_in, out, w, h, weights, stream, r >= 10 ? 128 : 64);
+    launch_gaussian_mma(d_in, out, w, h, weights, stream, r >= 9 ? 128 : 64, 2);
   else
     launch_gaussian_fused(d_in, out, w, h, weights, stream);
 }

@@ -223,17 +223,21 @@ TEST(GpuFilters, TensorCoreGaussianMatchesCpuAndFused) {
         const std::vector<double> exact = exact_gaussian(n.img, wt);
         const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
                                  " radius " + std::to_string(r);
-        for (int rows : {64, 128}) {
-          const Image8 mma = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            cuda::launch_gaussian_mma(d, o, w, h, wt, s, rows);
-          });
-          const std::string tag = what + " tile rows " + std::to_string(rows);
-          expect_close_or_tie(mma, cpu_out, exact, "mma vs cpu, " + tag);
-          expect_close_or_tie(mma, fused, exact, "mma vs fused, " + tag);
-          if (n.name == "constant 77") {
-            EXPECT_EQ(mma, n.img) << tag;  // the integer weights sum to 2^23 within 2^-19
+        // Variants: 0 cp.async load, 1 synchronous load, 2 two weight slices (2^-16).
+        for (int variant : {0, 1, 2})
+          for (int rows : {64, 128}) {
+            const Image8 mma = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+              cuda::launch_gaussian_mma(d, o, w, h, wt, s, rows, variant);
+            });
+            const std::string tag =
+                what + " tile rows " + std::to_string(rows) + " variant " + std::to_string(variant);
+            expect_close_or_tie(mma, cpu_out, exact, "mma vs cpu, " + tag);
+            expect_close_or_tie(mma, fused, exact, "mma vs fused, " + tag);
+            if (n.name == "constant 77") {
+              // The integer weights sum to 2^23 within 2^-19 (variant 2: to 2^16 exactly).
+              EXPECT_EQ(mma, n.img) << tag;
+            }
           }
-        }
       }
 }
 
@@ -336,13 +340,14 @@ TEST(GpuFilters, SmallCasesForSanitizers) {
                           }),
                    cpu_out, "gaussian strip 2");
       if (cuda::gaussian_mma_available())
-        for (int rows : {64, 128})
-          expect_close(on_gpu(img,
-                              [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                                cuda::launch_gaussian_mma(d, o, w, h, gaussian_weights(sigma), s,
-                                                          rows);
-                              }),
-                       cpu_out, "gaussian tensor cores");
+        for (int variant : {0, 1, 2})
+          for (int rows : {64, 128})
+            expect_close(on_gpu(img,
+                                [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                                  cuda::launch_gaussian_mma(d, o, w, h, gaussian_weights(sigma), s,
+                                                            rows, variant);
+                                }),
+                         cpu_out, "gaussian tensor cores");
     }
     cpu::bilateral(pool, img, 2.0f, 30.0f, cpu_out, scratch);
     expect_close(on_gpu(img,
