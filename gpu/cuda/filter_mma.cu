@@ -90,6 +90,21 @@ __device__ __forceinline__ uint32_t toeplitz4(const uint8_t* band, int m, int k,
   return __funnelshift_r(w32[i >> 2], w32[(i >> 2) + 1], 8 * (i & 3));
 }
 
+// The mma A fragments of every k-step and weight slice: lane (g, q) holds rows g and g + 8,
+// bytes 4q .. 4q + 3 and 16 + 4q .. of each 16 x 32 Toeplitz block (the PTX m16n8k32 layout).
+template <int KS, int SL>
+__device__ __forceinline__ void toeplitz_fragments(uint32_t (&a)[KS][SL][4], const uint8_t* band,
+                                                   int g, int q, int off) {
+#pragma unroll
+  for (int s = 0; s < KS; ++s)
+#pragma unroll
+    for (int sl = 0; sl < SL; ++sl)
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+        a[s][sl][r] =
+            toeplitz4(band + sl * kBand, g + 8 * (r & 1), 32 * s + 4 * q + 16 * (r >> 1), off);
+}
+
 // D += A (16 x 32, u8, row) * B (32 x 8, u8, col), s32 accumulators.
 __device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint32_t b0,
                                        uint32_t b1) {
@@ -187,14 +202,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
 
   {  // Row pass: intermediate rows 0 .. NT * 8 - 1 (image rows ty0 - R + j), columns 16 warp + m.
     uint32_t a[G::KR][kSl][4];
-#pragma unroll
-    for (int s = 0; s < G::KR; ++s)
-#pragma unroll
-      for (int sl = 0; sl < kSl; ++sl)
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-          a[s][sl][r] = toeplitz4(band + sl * kBand, g + 8 * (r & 1),
-                                  32 * s + 4 * q + 16 * (r >> 1), G::A - R);
+    toeplitz_fragments(a, band, g, q, G::A - R);
     // ldmatrix rows: input row lane % 8, columns 16 warp + 16 (lane / 8) (k-step lane / 16).
     const uint8_t* src = tile + (lane & 7) * G::TWI + 16 * warp + 16 * (lane >> 3);
     const int x0 = 16 * warp + g;
@@ -236,14 +244,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
 
   {  // Column pass: output rows 16 mt + m, columns 8 nt + n (warp: n-tiles 2 warp, 2 warp + 1).
     uint32_t a[G::KC][kSl][4];
-#pragma unroll
-    for (int s = 0; s < G::KC; ++s)
-#pragma unroll
-      for (int sl = 0; sl < kSl; ++sl)
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-          a[s][sl][r] =
-              toeplitz4(band + sl * kBand, g + 8 * (r & 1), 32 * s + 4 * q + 16 * (r >> 1), 0);
+    toeplitz_fragments(a, band, g, q, 0);
 #pragma unroll 1
     for (int mt = 0; mt < TH / 16; ++mt) {
 #pragma unroll

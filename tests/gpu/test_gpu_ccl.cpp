@@ -45,6 +45,22 @@ void check_cases(bool large, ccl::LabelParams base, bool with_intensity) {
     }
 }
 
+// `fast` on each named image, 4 and 8, with and without intensity weighting, against the oracle.
+void expect_fast_equal_to_oracle(const std::vector<std::pair<std::string, Image8>>& imgs,
+                                 uint64_t intensity_seed) {
+  for (const auto& [name, img] : imgs)
+    for (int conn : {4, 8})
+      for (bool weighted : {false, true}) {
+        ccl::LabelParams p;
+        p.connectivity = conn;
+        p.algorithm = ccl::Algorithm::Fast;
+        Image8 in = test::random_intensity(img.width, img.height, intensity_seed);
+        const Image8* ip = weighted ? &in : nullptr;
+        expect_equal_to_oracle(ccl::label_cuda(img, p, ip), oracle_label(img, p, ip),
+                               tag(name + (weighted ? " weighted" : ""), p.algorithm, conn));
+      }
+}
+
 // Device memory in use, to check the scratch budget independently of scratch_bytes().
 size_t used_device_bytes() {
   size_t free_b = 0, total_b = 0;
@@ -124,17 +140,7 @@ TEST(GpuCclSmall, FastRowPairs) {
     for (double d : {0.35, 0.5, 0.65})
       imgs.push_back({"random" + std::to_string(int(d * 100)) + "_301x" + std::to_string(hgt),
                       sim::make_test_image("random:" + std::to_string(d), 301, hgt, 7 + hgt)});
-  for (const auto& [name, img] : imgs)
-    for (int conn : {4, 8})
-      for (bool weighted : {false, true}) {
-        ccl::LabelParams p;
-        p.connectivity = conn;
-        p.algorithm = ccl::Algorithm::Fast;
-        Image8 in = test::random_intensity(img.width, img.height, 3);
-        const Image8* ip = weighted ? &in : nullptr;
-        expect_equal_to_oracle(ccl::label_cuda(img, p, ip), oracle_label(img, p, ip),
-                               tag(name + (weighted ? " weighted" : ""), p.algorithm, conn));
-      }
+  expect_fast_equal_to_oracle(imgs, 3);
 #endif
 }
 
@@ -150,17 +156,7 @@ TEST(GpuCclSmall, FastManyComponentsPerTile) {
   for (int y = 0; y < dots.height; y += 2)
     for (int x = 0; x < dots.width; x += 2) dots.at(x, y) = 255;
   imgs.push_back({"dots_531x77", std::move(dots)});
-  for (const auto& [name, img] : imgs)
-    for (int conn : {4, 8})
-      for (bool weighted : {false, true}) {
-        ccl::LabelParams p;
-        p.connectivity = conn;
-        p.algorithm = ccl::Algorithm::Fast;
-        Image8 in = test::random_intensity(img.width, img.height, 9);
-        const Image8* ip = weighted ? &in : nullptr;
-        expect_equal_to_oracle(ccl::label_cuda(img, p, ip), oracle_label(img, p, ip),
-                               tag(name + (weighted ? " weighted" : ""), p.algorithm, conn));
-      }
+  expect_fast_equal_to_oracle(imgs, 9);
 #endif
 }
 
