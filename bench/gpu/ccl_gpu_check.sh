@@ -20,22 +20,10 @@ finish() {
   return 0
 }
 trap finish EXIT
-t0=$(date +%s)
-step() { echo "[$(($(date +%s) - t0))s] $*" | tee -a "$OUT/summary.log"; }
-. "$(dirname "$0")/gpu_env.sh"  # the carried packages (sets $deps)
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  nvcc --version | tail -1
-} > "$OUT/device.txt" 2>&1
-step "configure"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWEEPLINE_GUI=OFF \
-  -DSWEEPLINE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS="-isystem $deps/usr/include" \
-  -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$deps/lib/x86_64-linux-gnu:$deps/usr/lib/x86_64-linux-gnu" \
-  > "$OUT/configure.log" 2>&1 || { step "configure FAILED"; tail -20 "$OUT/configure.log"; }
-step "build"
-ninja -C "$B" -k 0 -j"$(nproc)" test_gpu bench_ccl > "$OUT/build.log" 2>&1 ||
-  { step "build FAILED"; grep -E "error|FAILED" "$OUT/build.log" | head -30; }
+. "$(dirname "$0")/gpu_env.sh"  # the carried packages ($deps), step, swl_build
+swl_begin
+swl_device_txt "$OUT/device.txt"
+swl_build Release "$OUT/build.log" test_gpu bench_ccl
 T=$B/tests/test_gpu
 BC=$B/bench/bench_ccl
 if [ -x "$T" ]; then

@@ -4,18 +4,10 @@
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 B=${B:-/tmp/build-pipe-gpu}
-mkdir -p "$OUT"
-t0=$(date +%s)
-step() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$OUT/summary.log"; }
-. "$(dirname "$0")/gpu_env.sh"  # the carried packages (sets $deps)
-nvidia-smi --query-gpu=name,driver_version,clocks.max.memory --format=csv > "$OUT/nvidia-smi.log" 2>&1
-step "configure"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWEEPLINE_GUI=OFF \
-  -DSWEEPLINE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS="-isystem $deps/usr/include" \
-  > "$OUT/configure.log" 2>&1 || { step "configure FAILED"; tail -20 "$OUT/configure.log"; }
-step "build"
-ninja -C "$B" -k 0 -j"$(nproc)" test_gpu bench_gpu > "$OUT/build.log" 2>&1 ||
-  { step "build FAILED"; grep -E "error|FAILED" "$OUT/build.log" | head -30; }
+. "$(dirname "$0")/gpu_env.sh"  # the carried packages ($deps), step, swl_build
+swl_begin
+swl_device_txt "$OUT/device.txt"
+swl_build RelWithDebInfo "$OUT/build.log" test_gpu bench_gpu
 if [ -x "$B/tests/test_gpu" ]; then
   step "tests"
   timeout 200 "$B/tests/test_gpu" --gtest_filter='GpuPipeline*' > "$OUT/test_gpu_pipeline.log" 2>&1

@@ -12,21 +12,11 @@
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 B=${B:-/tmp/build-scan-gpu}
-mkdir -p "$OUT"
-t0=$(date +%s)
-step() { echo "[$(($(date +%s) - t0))s] $*" | tee -a "$OUT/summary.log"; }
-. "$(dirname "$0")/gpu_env.sh"  # the carried packages (sets $deps)
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv,noheader
-} | tee "$OUT/device.txt"
-step "configure"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWEEPLINE_GUI=OFF -DSWEEPLINE_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CXX_FLAGS="-isystem $deps/usr/include" \
-  > "$OUT/configure.log" 2>&1 || { step "configure FAILED"; tail -20 "$OUT/configure.log"; }
-step "build"
-ninja -C "$B" -k 0 -j"$(nproc)" test_gpu bench_pipeline > "$OUT/build.log" 2>&1 ||
-  { step "build FAILED"; grep -E "error|FAILED" "$OUT/build.log" | head -30; }
+. "$(dirname "$0")/gpu_env.sh"  # the carried packages ($deps), step, swl_build
+swl_begin
+swl_device_txt "$OUT/device.txt"
+cat "$OUT/device.txt"
+swl_build Release "$OUT/build.log" test_gpu bench_pipeline
 T="$B/tests/test_gpu"
 if [ -x "$T" ]; then
   # The full-size case alone first (a device fault poisons the rest of a process).
@@ -86,5 +76,4 @@ if [ "${PROFILE:-0}" = 1 ] && [ -x "$T" ]; then
     scan_kernels.sass
   rm -f "$OUT"/ncu_*.log "$OUT"/ncu_source.csv "$OUT"/*.sass
 fi
-rm -f "$OUT/configure.log"
 step "done"
