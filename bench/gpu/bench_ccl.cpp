@@ -318,7 +318,8 @@ int main(int argc, char** argv) {
   ordered_json prof = ordered_json::array();
   bench.profile(true);
   for (const char* spec :
-       {"random:0.10", "random:0.50", "random:0.90", "spirals", "vessels:1869"}) {
+       {"random:0.10", "random:0.40", "random:0.50", "random:0.60", "random:0.70", "random:0.80",
+        "random:0.90", "spirals", "vessels:1869"}) {
     if (o.skip(spec, 0)) continue;
     Image8 img = sim::make_test_image(spec, 4096, 4096, 5);
     bench.upload(img);

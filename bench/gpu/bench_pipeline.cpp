@@ -30,8 +30,8 @@ namespace sc = sweepline::gpu::cuda;
 namespace {
 
 constexpr int kSize = 4096;
-// Row-name suffixes of launch_gaussian_mma's variants.
-constexpr const char* kMmaVariant[] = {"", " sync load", " two slices"};
+// Row-name suffixes of launch_gaussian_mma's variants (0 three weight slices, 2 two).
+constexpr const char* kMmaVariant[] = {"", "", " two slices"};
 
 struct Row {
   std::string stage;
@@ -194,20 +194,6 @@ int main(int argc, char** argv) {
            max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
          }),
          5 * img, 60, -1, blocks_note});
-    max_hold.set_precomputed_tiles(sc::MaxHoldTable::kMaxPrecomputedTiles);
-    rows.push_back(
-        {"scan maxhold (span table, near-radar spans precomputed)", timer.median_ms([&] {
-           max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
-         }),
-         5 * img, 0, -1, "wide spans listed a warp each, no pyramid"});
-    max_hold.set_precomputed_tiles(0);
-    max_hold.set_raster_order(true);
-    rows.push_back(
-        {"scan maxhold (span table, tiles in raster order)", timer.median_ms([&] {
-           max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
-         }),
-         5 * img, 0, -1, "table entries requested beside the record"});
-    max_hold.set_raster_order(false);
     max_hold.set_tile_rows(64);
     rows.push_back(
         {"scan maxhold (span table, 32x64-pixel blocks)", timer.median_ms([&] {
@@ -251,9 +237,8 @@ int main(int argc, char** argv) {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 0, -1, "fused, CUDA-core multiply-adds"});
-      // Tensor-core variants (launch_gaussian_mma): 0 cp.async load, 1 synchronous load (the
-      // first version), 2 two weight slices.
-      for (int variant : {0, 1, 2})
+      // Tensor-core variants (launch_gaussian_mma): 0 three weight slices, 2 two.
+      for (int variant : {0, 2})
         for (int tile_rows : {64, 128})
           if (sc::gaussian_mma_available())
             rows.push_back({std::string("gaussian total, fused tensor cores 128x") +
@@ -283,7 +268,7 @@ int main(int argc, char** argv) {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 0, -1, "radius sweep"});
-      for (int variant : {0, 1, 2})
+      for (int variant : {0, 2})
         for (int tile_rows : {64, 128})
           rows.push_back({"gaussian fused tensor cores 128x" + std::to_string(tile_rows) +
                               kMmaVariant[variant] + ", " + tag,
@@ -303,10 +288,16 @@ int main(int argc, char** argv) {
         std::snprintf(tag, sizeof tag, "sigma_s %.0f", double(ss));
         rows.push_back({std::string("bilateral total, ") + tag, timer.median_ms([&] {
                           sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                     kSize, ws, wr, s);
+                                                     kSize, ws, wr, s, 0,
+                                                     sc::kBilateralPipelineVariant);
                         }),
-                        2 * img, 120, -1,
-                        ss == 5.0f ? "fused, largest radius" : "fused (default), sigma_r 30"});
+                        2 * img, 120, -1, "fused, one range lookup a tap pair (pipeline default)"});
+        rows.push_back({std::string("bilateral total, fused per tap (variant 0), ") + tag,
+                        timer.median_ms([&] {
+                          sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                     kSize, ws, wr, s, 0, 0);
+                        }),
+                        2 * img, 0, -1, "fused, a range lookup a tap (07:26 kernel)"});
         rows.push_back(
             {std::string("bilateral two-pass (rows + cols), ") + tag, timer.median_ms([&] {
                sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws, wr, s);

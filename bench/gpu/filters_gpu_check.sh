@@ -41,6 +41,7 @@ if [ -x "$B/bench/bench_pipeline" ] && [ "${NCU:-0}" = 1 ]; then
   NCU_BIN=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   for k in 'fused_kernel<.int.3, .bool.0>' 'fused_kernel<.int.6, .bool.0>' \
     'fused_kernel<.int.15, .bool.0>' 'fused_kernel<.int.4, .bool.1>' 'fft_warp_kernel' \
+    'fused_kernel<.int.10, .bool.1>' 'pair_bilateral_kernel<.int.4>' 'pair_bilateral_kernel<.int.10>' \
     'gauss_mma_kernel<.int.6, .int.64>' 'gauss_mma_kernel<.int.15, .int.64>'; do
     step "ncu $k"
     timeout 120 "$NCU_BIN" --clock-control none --kernel-name-base demangled -k "regex:$k" -c 1 \

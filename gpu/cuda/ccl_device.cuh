@@ -160,6 +160,66 @@ __device__ __forceinline__ bool first_of_key(uint32_t key) {
 #endif
 }
 
+// Where a tile kernel's epilogue writes (ccl_tiles.cu, ccl_tiles_pairs.cu): the forest, the root
+// and border tile-root bits and the int16 local roots in the label image.
+struct TileOutputs {
+  int32_t* uf;
+  uint32_t* root_bits;
+  uint32_t* bord_bits;
+  int16_t* loc;
+  int w, h, wpr;
+};
+
+// The tile kernels' common epilogue (kTileRows x kTileWords threads, thread (ly, lx) owning word
+// lx of tile row ly; every thread calls it, it holds a barrier). root_of(r, k, i) is the local
+// root (r * 256 + column) of the on pixel at bit i of word k in tile row r, from the kernel's own
+// node layout. For the pixels of this thread's word that touch another tile (cont) it writes the
+// forest entry (-> global index of the tile root) and marks the root in s_bord (zeroed by the
+// caller before a barrier); then per word the root bits of components inside the tile (lr: this
+// word's local roots), the border tile-root bits and their self entries; then per pixel (warp k:
+// word column k, lane: pixel) the local root as int16 into the tile's own label region (the
+// finish reads it back before it writes the labels there; -1 off).
+template <class RootOf>
+__device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, int y0, uint32_t cont,
+                                              uint32_t lr, const uint32_t (*s_bits)[kTileWords],
+                                              uint32_t (*s_bord)[kTileWords], RootOf&& root_of) {
+  constexpr int kPix = kTileWords * 32;
+  const int lx = int(threadIdx.x) % kTileWords, ly = int(threadIdx.x) / kTileWords;
+  const int seg = seg0 + lx, y = y0 + ly;
+  while (cont) {
+    const int b = __ffs(cont) - 1;
+    cont &= cont - 1;
+    const int r = root_of(ly, lx, b);
+    atomicOr(&s_bord[r / kPix][(r % kPix) / 32], 1u << (r & 31));
+    o.uf[int64_t(y) * o.w + seg * 32 + b] =
+        int32_t(int64_t(y0 + r / kPix) * o.w + seg0 * 32 + r % kPix);
+  }
+  __syncthreads();
+  if (seg < o.wpr && y < o.h) {
+    const uint32_t bd = s_bord[ly][lx] & lr;
+    const int64_t gw = int64_t(y) * o.wpr + seg;
+    o.root_bits[gw] = lr & ~bd;
+    o.bord_bits[gw] = bd;
+    const int32_t base = int32_t(int64_t(y) * o.w + seg * 32);
+    uint32_t m = bd;
+    while (m) {
+      const int b = __ffs(m) - 1;
+      m &= m - 1;
+      o.uf[base + b] = base + b;
+    }
+  }
+  const int k = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
+  const int x = (seg0 + k) * 32 + lane;
+  const int64_t col = int64_t(seg0) * 64 + k * 32 + lane;
+  for (int r = 0; r < kTileRows; ++r) {
+    const int yy = y0 + r;
+    if (yy >= o.h || seg0 + k >= o.wpr) break;  // uniform across the warp
+    const uint32_t word = s_bits[r][k];
+    const int16_t v = ((word >> lane) & 1u) ? int16_t(root_of(r, k, lane)) : int16_t(-1);
+    if (x < o.w) o.loc[2 * int64_t(yy) * o.w + col] = v;
+  }
+}
+
 // Sums `count` over the block (kScanWords threads, one per word) into block_counts[block].
 __device__ __forceinline__ void block_count(uint32_t count, uint32_t* block_counts) {
   __shared__ uint32_t s_warp[kScanWords / 32];

@@ -3,7 +3,8 @@
 //
 // - tile_label_kernel: thresholds the tile (on bits) and a one-pixel halo around it, unites the
 //   row runs of the tile on a shared-memory union-find (roots = minimum local index = minimum
-//   raster index, so the partition and its numbering stay deterministic), and writes
+//   raster index, so the partition and its numbering stay deterministic; a run's first contact
+//   with the row above is its initial parent, only the further contacts are unions), and writes
 //   * each pixel's local root (flattened) as int16 into the label image's own tile region
 //     (scratch: the finish reads it back before it writes the labels there),
 //   * root bits of components that stay inside the tile (root_bits) and tile-root bits of those
@@ -14,7 +15,8 @@
 //   from the runs of row pairs; this row-run kernel serves 4-connectivity and
 //   SWEEPLINE_CCL_PAIRS=0.
 // - tile_border_kernel: one union per contact across a tile border, lanes of a warp with the same
-//   pair of tile roots uniting once; global atomicMin union-find with path halving.
+//   pair of tile roots uniting once; global atomicMin union-find, both finds of a union stepped
+//   together (path splitting) so that their loads overlap.
 // - tile_roots_kernel: flattens the border tile roots, adds the global ones to root_bits and
 //   counts roots per segment (one tile's row: 8 words): prefix inside blocks of 32 segments and
 //   block totals, for the numbering scan.
@@ -137,12 +139,39 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   const int li0 = ly * kTilePix + lx * 32;
   const uint32_t prev = lx > 0 ? s_bits[ly][lx - 1] : 0u;
   const uint32_t next = lx + 1 < kTileWords ? s_bits[ly][lx + 1] : 0u;
+  // Contacts with the row above inside the tile: the leftmost pixel of each vertical overlap, and
+  // with 8-connectivity the diagonal contacts at run ends (as the untiled merge_kernel).
+  uint32_t v = 0, d1 = 0, d2 = 0;  // straight up, up-left, up-right
+  if (bits && ly > 0) {
+    const uint32_t above = s_bits[ly - 1][lx];
+    const uint32_t aprev = lx > 0 ? s_bits[ly - 1][lx - 1] : 0u;
+    const uint32_t anext = lx + 1 < kTileWords ? s_bits[ly - 1][lx + 1] : 0u;
+    const uint32_t left = (bits << 1) | (prev >> 31);
+    const uint32_t right = (bits >> 1) | (next << 31);
+    const uint32_t up_left = (above << 1) | (aprev >> 31);
+    const uint32_t up_right = (above >> 1) | (anext << 31);
+    v = bits & above & ~(left & up_left);
+    if (eight) {
+      d1 = bits & ~above & ~left & up_left;
+      d2 = bits & ~above & ~right & up_right;
+    }
+  }
   {
     uint32_t starts = bits & ~((bits << 1) | (prev >> 31));
     while (starts) {
       const int b = __ffs(starts) - 1;
       starts &= starts - 1;
-      s_uf[li0 + b] = li0 + b;
+      // A run's first straight contact above (inside this word) is its parent from the start:
+      // one union fewer, and the parent (row above) has the smaller index, as the forest needs.
+      int parent = li0 + b;
+      const uint32_t gaps = ~bits & (kFull << b);
+      const uint32_t first = v & (gaps ? (1u << (__ffs(gaps) - 1)) - 1u : kFull) & (kFull << b);
+      if (first) {
+        const int i = __ffs(first) - 1;
+        v &= ~(1u << i);
+        parent = row_run_start(s_bits, ly - 1, lx, i);
+      }
+      s_uf[li0 + b] = parent;
     }
   }
   uint32_t cont = 0;  // pixels with a neighbour in another tile
@@ -162,24 +191,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
     }
   }
   __syncthreads();
-  // Unions with the row above inside the tile: the leftmost pixel of each vertical overlap, and
-  // with 8-connectivity the diagonal contacts at run ends (as the untiled merge_kernel).
+  // Unions with the row above inside the tile (the contacts left).
   {
-    uint32_t v = 0, d1 = 0, d2 = 0;  // contacts: straight up, up-left, up-right
-    if (bits && ly > 0) {
-      const uint32_t above = s_bits[ly - 1][lx];
-      const uint32_t aprev = lx > 0 ? s_bits[ly - 1][lx - 1] : 0u;
-      const uint32_t anext = lx + 1 < kTileWords ? s_bits[ly - 1][lx + 1] : 0u;
-      const uint32_t left = (bits << 1) | (prev >> 31);
-      const uint32_t right = (bits >> 1) | (next << 31);
-      const uint32_t up_left = (above << 1) | (aprev >> 31);
-      const uint32_t up_right = (above >> 1) | (anext << 31);
-      v = bits & above & ~(left & up_left);
-      if (eight) {
-        d1 = bits & ~above & ~left & up_left;
-        d2 = bits & ~above & ~right & up_right;
-      }
-    }
     // The run starts joined by contact `kind` at bit i of word qx in row qy (with row qy - 1).
     auto ends = [&](int qy, int qx, int kind, int i, int& a, int& b) {
       int qxa = qx, j = i;
@@ -242,66 +255,71 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
         atomicOr(s_uf + li0 + b, r << 16);
       if (r == li0 + b) lr |= 1u << b;
     }
-    const int base_x = seg0 * 32;
-    while (cont) {
-      const int b = __ffs(cont) - 1;
-      cont &= cont - 1;
-      const int r = s_uf[li0 + run_start(bits, b)] >> 16;
-      atomicOr(&s_bord[r / kTilePix][(r % kTilePix) / 32], 1u << (r & 31));
-      uf[int64_t(y) * w + seg * 32 + b] =
-          int32_t(int64_t(y0 + r / kTilePix) * w + base_x + r % kTilePix);
-    }
   }
-  __syncthreads();
-  if (inside) {
-    const uint32_t bd = s_bord[ly][lx] & lr;
-    const int64_t gw = int64_t(y) * wpr + seg;
-    root_bits[gw] = lr & ~bd;
-    bord_bits[gw] = bd;
-    const int32_t base = int32_t(int64_t(y) * w + seg * 32);
-    uint32_t m = bd;
-    while (m) {
-      const int b = __ffs(m) - 1;
-      m &= m - 1;
-      uf[base + b] = base + b;
+  // The root of the pixel at bit i of word k in row r: in the upper bits of its word-local run
+  // start's entry.
+  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr}, seg0, y0, cont, lr, s_bits,
+                s_bord, [&](int r, int k, int i) {
+                  return s_uf[r * kTilePix + k * 32 + run_start(s_bits[r][k], i)] >> 16;
+                });
+}
+
+// Both finds of a union at once, so that their dependent loads overlap (the border unions are
+// latency-bound). Path splitting: each visited entry is pointed at its grandparent (an ancestor,
+// so concurrent unions stay correct), one load per step.
+__device__ __forceinline__ void find_both(int32_t* uf, int32_t& a, int32_t& b) {
+  int32_t pa = __ldcg(uf + a), pb = __ldcg(uf + b);
+  while (pa != a || pb != b) {
+    const int32_t ga = pa != a ? __ldcg(uf + pa) : pa;
+    const int32_t gb = pb != b ? __ldcg(uf + pb) : pb;
+    if (pa != a) {
+      if (ga != pa) __stcg(uf + a, ga);
+      a = pa;
+      pa = ga;
     }
-  }
-  // Per pixel (warp k: word column k, lane: pixel): its local root as int16 into the tile's own
-  // label region (the finish reads it back before it writes the labels there).
-  {
-    const int k = warp;
-    const int x = (seg0 + k) * 32 + lane;
-    const int64_t col = int64_t(seg0) * 64 + k * 32 + lane;
-    for (int r = 0; r < kTileRows; ++r) {
-      const int yy = y0 + r;
-      if (yy >= h || seg0 + k >= wpr) break;  // uniform across the warp
-      const uint32_t word = s_bits[r][k];
-      const int16_t v = ((word >> lane) & 1u)
-                            ? int16_t(s_uf[r * kTilePix + k * 32 + run_start(word, lane)] >> 16)
-                            : int16_t(-1);
-      if (x < w) loc[2 * int64_t(yy) * w + col] = v;
+    if (pb != b) {
+      if (gb != pb) __stcg(uf + b, gb);
+      b = pb;
+      pb = gb;
     }
   }
 }
 
-// Unites the tile roots of pixels a and b (forest entries of border pixels point to their tile
-// root and are not changed here) when `has`; lanes of the warp with the same pair of tile roots
-// unite once. Every lane of the warp calls this.
-__device__ __forceinline__ void unite_pixels(int32_t* uf, bool has, int32_t a, int32_t b) {
-  uint64_t key = ~0ull;
-  if (has) key = (uint64_t(uint32_t(__ldcg(uf + a))) << 32) | uint32_t(__ldcg(uf + b));
+// unite() with both finds at once.
+__device__ __forceinline__ void unite_both(int32_t* uf, int32_t a, int32_t b) {
+  for (;;) {
+    find_both(uf, a, b);
+    if (a == b) return;
+    if (a > b) {
+      const int32_t t = a;
+      a = b;
+      b = t;
+    }
+    const int32_t old = atomicMin(uf + b, a);
+    if (old == b) return;
+    b = old;
+  }
+}
+
+// Unites tile roots ra and rb (the forest entries of two border pixels, loaded by the caller:
+// they point to their tile roots and are not changed here) when `has`; lanes of the warp with
+// the same pair unite once. Every lane of the warp calls this.
+__device__ __forceinline__ void unite_roots(int32_t* uf, bool has, int32_t ra, int32_t rb) {
+  const uint64_t key = has ? (uint64_t(uint32_t(ra)) << 32) | uint32_t(rb) : ~0ull;
 #if __CUDA_ARCH__ >= 700
   const unsigned same = __match_any_sync(kFull, key);
   if (has && (threadIdx.x & 31) == __ffs(same) - 1)
 #else
   if (has)
 #endif
-    unite(uf, int32_t(key >> 32), int32_t(key & 0xffffffffu));
+    unite_both(uf, ra, rb);
 }
 
 // One warp per word of a tile's top row (lane: pixel), every contact with the row above; then
 // one thread per (vertical tile border, row): the pair across the border and, with
 // 8-connectivity, the two diagonals to the row above (a warp: 32 rows of one border).
+// Every entry a thread's unions need is loaded before its first union (the kernel is
+// latency-bound).
 __global__ void tile_border_kernel(int32_t* uf, const uint32_t* __restrict__ on_bits, int w, int h,
                                    int wpr, int tiles_x, int tiles_y, bool eight) {
   int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -323,10 +341,15 @@ __global__ void tile_border_kernel(int32_t* uf, const uint32_t* __restrict__ on_
     const uint32_t up_left = (above << 1) | (aprev >> 31);
     const uint32_t up_right = (above >> 1) | (anext << 31);
     const int32_t p = int32_t(int64_t(y) * w) + seg * 32 + lane, q = p - w;
-    unite_pixels(uf, ((bits & above & ~(left & up_left)) >> lane) & 1u, p, q);
-    if (!eight) return;
-    unite_pixels(uf, ((bits & ~above & ~left & up_left) >> lane) & 1u, p, q - 1);
-    unite_pixels(uf, ((bits & ~above & ~right & up_right) >> lane) & 1u, p, q + 1);
+    // A pixel has at most two contacts: straight up or up-left, and up-right.
+    const bool hv = (bits & above & ~(left & up_left)) >> lane & 1u;
+    const bool h1 = eight && ((bits & ~above & ~left & up_left) >> lane & 1u);
+    const bool h2 = eight && ((bits & ~above & ~right & up_right) >> lane & 1u);
+    const int32_t rp = (hv || h1 || h2) ? __ldcg(uf + p) : 0;
+    const int32_t r0 = (hv || h1) ? __ldcg(uf + (hv ? q : q - 1)) : 0;
+    const int32_t r1 = h2 ? __ldcg(uf + q + 1) : 0;
+    unite_roots(uf, hv || h1, rp, r0);
+    if (eight) unite_roots(uf, h2, rp, r1);
     return;
   }
   t -= nh;
@@ -337,12 +360,15 @@ __global__ void tile_border_kernel(int32_t* uf, const uint32_t* __restrict__ on_
   const int64_t gw = int64_t(y) * wpr + sr;  // sr: the first word right of the border
   const bool l = valid && (on_bits[gw - 1] >> 31), r = valid && (on_bits[gw] & 1u);
   const int32_t pr = int32_t(int64_t(y) * w) + sr * 32, pl = pr - 1;
-  unite_pixels(uf, l && r, pl, pr);
+  const bool ul = eight && valid && y > 0 && (on_bits[gw - wpr - 1] >> 31);
+  const bool ur = eight && valid && y > 0 && (on_bits[gw - wpr] & 1u);
+  const int32_t rl = l ? __ldcg(uf + pl) : 0, rr = r ? __ldcg(uf + pr) : 0;
+  const int32_t rul = r && ul ? __ldcg(uf + pl - w) : 0;
+  const int32_t rur = l && ur ? __ldcg(uf + pr - w) : 0;
+  unite_roots(uf, l && r, rl, rr);
   if (!eight) return;
-  const bool ul = valid && y > 0 && (on_bits[gw - wpr - 1] >> 31);
-  const bool ur = valid && y > 0 && (on_bits[gw - wpr] & 1u);
-  unite_pixels(uf, r && ul, pr, pl - w);
-  unite_pixels(uf, l && ur, pl, pr - w);
+  unite_roots(uf, r && ul, rr, rul);
+  unite_roots(uf, l && ur, rl, rur);
 }
 
 // kTileWords threads per segment (one tile's row), 256 threads: flatten the border tile roots

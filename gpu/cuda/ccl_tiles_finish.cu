@@ -356,17 +356,46 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
     }
     __syncthreads();
     // Statistics out, one slot per thread (consecutive ids of a row from consecutive threads):
-    // stored for components inside the tile, added for those that span tiles.
-    for (int q = threadIdx.x; q < nq; q += kTileThreads) {
-      const uint32_t e = s_id[q];
+    // stored for components inside the tile. For those that span tiles, the first lane of the
+    // warp holding a component adds up the slots of the other lanes holding it and alone goes
+    // to the global atomics: a component that enters the tile many times (near the percolation
+    // threshold) costs one set of atomics a warp instead of one a piece.
+    for (int qb = 0; qb < nq; qb += kTileThreads) {
+      const int q = qb + int(threadIdx.x);
+      const bool valid = q < nq;
+      const uint32_t e = valid ? s_id[q] : 0u;
+      const bool border = valid && (e & kBorderFlag);
+#if __CUDA_ARCH__ >= 700
+      const unsigned same = __match_any_sync(kFull, border ? e : 0u);
+#else
+      const unsigned same = 1u << lane;
+#endif
       const uint32_t id = e & ~kBorderFlag;
-      if (int64_t(id) > capacity) continue;
+      if (!valid || int64_t(id) > capacity) continue;
+      if (border && lane != __ffs(same) - 1) continue;
       const uint32_t kk = id - 1;
-      const uint64_t sw = s_sw[q];
-      const uint64_t swx = s_swx[q] + uint64_t(x0) * sw;
-      const uint64_t swy = s_swy[q] + uint64_t(y0) * sw;
-      const uint32_t xmn = uint32_t(x0) + s_xmn[q], xmx = uint32_t(x0) + s_xmx[q];
-      const uint32_t ymx = uint32_t(y0) + s_ymx[q];
+      // The slots of the lanes holding this component (itself only for one inside the tile);
+      // the tile's local sums keep their 32-bit bounds.
+      uint32_t l_sw = 0, l_swx = 0, l_swy = 0, l_xmn = 0xffffffffu, l_xmx = 0, l_ymx = 0;
+      uint32_t l_area = 0, l_pk = 0;
+      for (unsigned m = border ? same : 1u << lane; m; m &= m - 1) {
+        const int qj = q - lane + __ffs(m) - 1;
+        l_sw += s_sw[qj];
+        l_swx += s_swx[qj];
+        l_swy += s_swy[qj];
+        l_xmn = min(l_xmn, s_xmn[qj]);
+        l_xmx = max(l_xmx, s_xmx[qj]);
+        l_ymx = max(l_ymx, s_ymx[qj]);
+        if (kWeighted) {
+          l_area += s_area[qj];
+          l_pk = max(l_pk, s_pk[qj]);
+        }
+      }
+      const uint64_t sw = l_sw;
+      const uint64_t swx = l_swx + uint64_t(x0) * sw;
+      const uint64_t swy = l_swy + uint64_t(y0) * sw;
+      const uint32_t xmn = uint32_t(x0) + l_xmn, xmx = uint32_t(x0) + l_xmx;
+      const uint32_t ymx = uint32_t(y0) + l_ymx;
       if (!(e & kBorderFlag)) {
         // The root is the component's first pixel: its row is the top row.
         const uint32_t slot = uint32_t(b0 + q);
@@ -381,8 +410,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
         st.ymin[kk] = uint32_t(y0 + lo);
         st.ymax[kk] = ymx;
         if (kWeighted) {
-          st.area[kk] = s_area[q];
-          st.peak[kk] = s_pk[q];
+          st.area[kk] = l_area;
+          st.peak[kk] = l_pk;
         }
       } else {
         atomicAdd(st.sum_w + kk, (unsigned long long)sw);
@@ -392,8 +421,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
         atomicMax(st.xmax + kk, xmx);
         atomicMax(st.ymax + kk, ymx);
         if (kWeighted) {
-          atomicAdd(st.area + kk, s_area[q]);
-          atomicMax(st.peak + kk, s_pk[q]);
+          atomicAdd(st.area + kk, l_area);
+          atomicMax(st.peak + kk, l_pk);
         }
       }
     }

@@ -14,6 +14,9 @@
 // by key: the root of a tile component is the node holding its first pixel. After the unions the
 // root's key is written at every word-local pair-run start in row 2k + 1 (entries no node uses),
 // or in the compact layout (the default) nodes and keys sit in two half-size arrays.
+//
+// Seeding (the compact balanced default): a pair run's first contact with the pair above, found
+// in the word of its start, is its initial parent instead of a union.
 #include <cstdlib>
 #include <cstring>
 
@@ -99,6 +102,25 @@ __device__ __forceinline__ int pair_run_key(const uint32_t (*bits)[kTileWords],
   return (2 * k + 1) * kTilePix + px * 32 + b;
 }
 
+// The contacts of row 2k (word ux) with row 2k - 1: the leftmost pixel of each vertical overlap
+// (v) and the diagonal contacts at run ends (d1 up-left, d2 up-right), as in tile_label_kernel.
+__device__ __forceinline__ void pair_contacts(const uint32_t (*bits)[kTileWords], int k, int ux,
+                                              uint32_t& v, uint32_t& d1, uint32_t& d2) {
+  const uint32_t row = bits[2 * k][ux];
+  const uint32_t above = bits[2 * k - 1][ux];
+  const uint32_t rprev = ux > 0 ? bits[2 * k][ux - 1] : 0u;
+  const uint32_t rnext = ux + 1 < kTileWords ? bits[2 * k][ux + 1] : 0u;
+  const uint32_t aprev = ux > 0 ? bits[2 * k - 1][ux - 1] : 0u;
+  const uint32_t anext = ux + 1 < kTileWords ? bits[2 * k - 1][ux + 1] : 0u;
+  const uint32_t left = (row << 1) | (rprev >> 31);
+  const uint32_t right = (row >> 1) | (rnext << 31);
+  const uint32_t up_left = (above << 1) | (aprev >> 31);
+  const uint32_t up_right = (above >> 1) | (anext << 31);
+  v = row & above & ~(left & up_left);
+  d1 = row & ~above & ~left & up_left;
+  d2 = row & ~above & ~right & up_right;
+}
+
 // Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly
 // for the threshold and the outputs, thread t < 128 pair word t for the nodes.
 // kCompact: nodes in a 4096-entry array (index k * 256 + column) and the root keys in a separate
@@ -106,7 +128,9 @@ __device__ __forceinline__ int pair_run_key(const uint32_t (*bits)[kTileWords],
 // fit an SM instead of 6 (a 4096^2 frame's 2048 tiles in 2 waves instead of 3).
 // kBalanced: the contacts of a warp are handed out evenly over its lanes (warp_balanced_items)
 // instead of each thread looping over its own 16 bits (SWEEPLINE_CCL_BALANCE).
-template <bool kCompact, bool kBalanced>
+// kSeed: a pair run's first contact with the pair above (inside the word of its start) is its
+// parent from the start instead of a union (with the compact balanced default only).
+template <bool kCompact, bool kBalanced, bool kSeed>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCompact ? 8 : 6))
     tile_pairs_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
@@ -181,12 +205,35 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
     por = s_or[pk][px];
     pprev = px > 0 ? s_or[pk][px - 1] : 0u;
     uint32_t starts = por & ~((por << 1) | (pprev >> 31));
+    uint32_t v = 0, d1 = 0, d2 = 0, used = 0;
+    if (kSeed && pk > 0) pair_contacts(s_bits, pk, px, v, d1, d2);
     while (starts) {
       const int b = __ffs(starts) - 1;
       starts &= starts - 1;
       const int a = pk * kStride + px * 32 + b;
-      s_uf[a] = (pair_run_key(s_bits, s_or, pk, px, b) << kIdxBits) | a;
+      int entry = (pair_run_key(s_bits, s_or, pk, px, b) << kIdxBits) | a;
+      if (kSeed) {
+        // The parent is a node of the pair above. Its key field here is a lower bound of its
+        // key (the run's start in row 2k - 2): only roots' entries must hold the exact key (the
+        // unions compare those); a smaller one in a non-root entry only skips halving there.
+        const uint32_t gaps = ~por & (kFull << b);
+        const uint32_t c =
+            (v | d1 | d2) & (gaps ? (1u << (__ffs(gaps) - 1)) - 1u : kFull) & (kFull << b);
+        if (c) {
+          const int i = __ffs(c) - 1;
+          used |= 1u << i;
+          const int kind = ((v >> i) & 1u) ? 0 : ((d1 >> i) & 1u) ? 1 : 2;
+          const int j = kind == 0 ? i : kind == 1 ? (i + 31) & 31 : (i + 1) & 31;
+          const int qx = px + (kind == 1 && i == 0 ? -1 : kind == 2 && i == 31 ? 1 : 0);
+          const int p = pair_run_start<kStride>(s_or, pk - 1, qx, j);
+          entry = ((2 * (pk - 1) * kTilePix + p - (pk - 1) * kStride) << kIdxBits) | p;
+        }
+      }
+      s_uf[a] = entry;
     }
+    // The contacts taken (one bit per pixel; v, then d1, then d2 at that pixel), read by the
+    // unions below; s_bord is zeroed again before its own use.
+    if (kSeed) s_bord[pk][px] = used;
   }
   __syncthreads();
   // Unions across the boundary of pair k - 1 and pair k (row 2k - 1 above row 2k): the leftmost
@@ -197,20 +244,17 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
     uint32_t v = 0, d1 = 0, d2 = 0;  // contacts: straight up, up-left, up-right
     if (t < (kPairs - 1) * 16) {
       const uint32_t half = (t & 1) ? 0xffff0000u : 0x0000ffffu;
-      const uint32_t row = s_bits[2 * k][ux];
-      if (row & half) {
-        const uint32_t above = s_bits[2 * k - 1][ux];
-        const uint32_t rprev = ux > 0 ? s_bits[2 * k][ux - 1] : 0u;
-        const uint32_t rnext = ux + 1 < kTileWords ? s_bits[2 * k][ux + 1] : 0u;
-        const uint32_t aprev = ux > 0 ? s_bits[2 * k - 1][ux - 1] : 0u;
-        const uint32_t anext = ux + 1 < kTileWords ? s_bits[2 * k - 1][ux + 1] : 0u;
-        const uint32_t left = (row << 1) | (rprev >> 31);
-        const uint32_t right = (row >> 1) | (rnext << 31);
-        const uint32_t up_left = (above << 1) | (aprev >> 31);
-        const uint32_t up_right = (above >> 1) | (anext << 31);
-        v = row & above & ~(left & up_left) & half;
-        d1 = row & ~above & ~left & up_left & half;
-        d2 = row & ~above & ~right & up_right & half;
+      if (s_bits[2 * k][ux] & half) {
+        pair_contacts(s_bits, k, ux, v, d1, d2);
+        uint32_t keep = half;
+        if (kSeed) {
+          const uint32_t used = s_bord[k][ux];
+          d2 &= ~(used & ~d1);
+          keep &= ~used;
+        }
+        v &= keep;
+        d1 &= keep;
+        d2 &= half;
       }
     }
     // The nodes joined by contact `kind` at bit i of word kux, boundary kk (row 2kk - 1 above
@@ -260,6 +304,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
     }
   }
   __syncthreads();
+  if (kSeed) s_bord[ly][lx] = 0;
   // The root's key at every word-local pair-run start (row 2k + 1 entries; the walks read only
   // row 2k entries, which nobody writes any more).
   if (pair_thread) {
@@ -293,46 +338,11 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
       cand &= cand - 1;
       if (key_at(ly / 2, kc + run_start(o, b)) == li0 + b) lr |= 1u << b;
     }
-    const int base_x = seg0 * 32;
-    while (cont) {
-      const int b = __ffs(cont) - 1;
-      cont &= cont - 1;
-      const int r = key_at(ly / 2, kc + run_start(o, b));
-      atomicOr(&s_bord[r / kTilePix][(r % kTilePix) / 32], 1u << (r & 31));
-      uf[int64_t(y) * w + seg * 32 + b] =
-          int32_t(int64_t(y0 + r / kTilePix) * w + base_x + r % kTilePix);
-    }
   }
-  __syncthreads();
-  if (inside) {
-    const uint32_t bd = s_bord[ly][lx] & lr;
-    const int64_t gw = int64_t(y) * wpr + seg;
-    root_bits[gw] = lr & ~bd;
-    bord_bits[gw] = bd;
-    const int32_t base = int32_t(int64_t(y) * w + seg * 32);
-    uint32_t m = bd;
-    while (m) {
-      const int b = __ffs(m) - 1;
-      m &= m - 1;
-      uf[base + b] = base + b;
-    }
-  }
-  // Per pixel (warp k: word column k, lane: pixel): its local root as int16 into the tile's own
-  // label region (the finish reads it back before it writes the labels there).
-  {
-    const int k = warp;
-    const int x = (seg0 + k) * 32 + lane;
-    const int64_t col = int64_t(seg0) * 64 + k * 32 + lane;
-    for (int r = 0; r < kTileRows; ++r) {
-      const int yy = y0 + r;
-      if (yy >= h || seg0 + k >= wpr) break;  // uniform across the warp
-      const uint32_t word = s_bits[r][k];
-      const int16_t v = ((word >> lane) & 1u)
-                            ? int16_t(key_at(r / 2, k * 32 + run_start(s_or[r / 2][k], lane)))
-                            : int16_t(-1);
-      if (x < w) loc[2 * int64_t(yy) * w + col] = v;
-    }
-  }
+  // The root of the pixel at bit i of word k in row r: the key at its word-local pair-run start.
+  tile_epilogue(
+      TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr}, seg0, y0, cont, lr, s_bits, s_bord,
+      [&](int r, int k, int i) { return key_at(r / 2, k * 32 + run_start(s_or[r / 2][k], i)); });
 }
 
 }  // namespace
@@ -379,13 +389,13 @@ void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t thres
   };
   const bool compact = pairs_compact_enabled(), balanced = tiles_balance_enabled(true);
   if (compact && balanced)
-    launch(tile_pairs_kernel<true, true>);
+    launch(tile_pairs_kernel<true, true, true>);
   else if (compact)
-    launch(tile_pairs_kernel<true, false>);
+    launch(tile_pairs_kernel<true, false, false>);
   else if (balanced)
-    launch(tile_pairs_kernel<false, true>);
+    launch(tile_pairs_kernel<false, true, false>);
   else
-    launch(tile_pairs_kernel<false, false>);
+    launch(tile_pairs_kernel<false, false, false>);
   CCL_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -99,7 +99,7 @@ class CudaPipelineImpl final : public CudaPipeline {
       case DenoiseMode::Bilateral: {
         const std::vector<float> ws = bilateral_spatial_weights(params.bilateral_sigma_s);
         const std::array<float, 256> wr = bilateral_range_weights(params.bilateral_sigma_r);
-        launch_bilateral_fused(d_scan_.get(), den, W, H, ws, wr, s);
+        launch_bilateral_fused(d_scan_.get(), den, W, H, ws, wr, s, 0, kBilateralPipelineVariant);
         break;
       }
       case DenoiseMode::FftEnhance:

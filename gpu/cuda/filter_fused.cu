@@ -344,14 +344,267 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks
   }
 }
 
+// ---- The bilateral with shared pair weights (launch_bilateral_fused variant 1) ----
+//
+// The range weight of a tap pair is symmetric: output x at tap +k and output x + k at tap -k
+// both weigh wr[|p(x) - p(x + k)|] * ws[k] (ws[k] = ws[-k] exactly), so a thread that walks a
+// run of consecutive outputs computes every pair weight once and adds it to both outputs:
+// about R + R(R+1) / (2 run) lookups an output instead of 2R. Walking the pairs by their first
+// element, each output still receives its taps in the CPU's order -R .. R (tap -k from the pair
+// that starts k before it, then the centre, then its own pairs k = 1 .. R), so the sums are the
+// old kernel's, term for term. Row pass: 32 outputs a thread, the level differences of 4 pairs
+// in one vabsdiff4 of byte words; column pass: 2 adjacent columns x 16 rows a thread, the
+// intermediate kept as uint16 and the two columns' differences (|p - c| + 128, the CPU's
+// rounding to a level) in one max/min/subtract of 16-bit pairs. The range table is [d][64]
+// floats, lanes 0..31 used: the byte offset d * 256 + 4 lane is one byte permute of the
+// difference word, and a warp's 32 lookups hit 32 different banks.
+constexpr int kRowRun = 32, kColRun = 16;
+constexpr size_t kPairTableBytes = 256 * 64 * 4;
+
+template <int R>
+constexpr size_t pair_smem() {
+  using G = Geom<R>;
+  return kPairTableBytes + size_t(G::THI) * kTileW * 2 + size_t(G::THI) * G::TWI;
+}
+
+// The table's float at byte offset off: a 32-bit shared address (a generic pointer plus a
+// 32-bit offset costs a 64-bit add).
+__device__ __forceinline__ float table_at(const unsigned char* tab, uint32_t off) {
+#if defined(__CUDA_ARCH__)
+  float r;
+  asm("ld.shared.f32 %0, [%1];" : "=f"(r) : "r"(uint32_t(__cvta_generic_to_shared(tab)) + off));
+  return r;
+#else
+  return *reinterpret_cast<const float*>(tab + off);
+#endif
+}
+
+// |a - b| + 128 in both 16-bit halves (no borrow: max - min >= 0 per half; <= 65408).
+__device__ __forceinline__ uint32_t absdiff_round_u16x2(uint32_t a, uint32_t b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint32_t hi, lo;
+  asm("max.u16x2 %0, %1, %2;" : "=r"(hi) : "r"(a), "r"(b));
+  asm("min.u16x2 %0, %1, %2;" : "=r"(lo) : "r"(a), "r"(b));
+  return hi - lo + 0x00800080u;
+#else
+  return __vmaxu2(a, b) - __vminu2(a, b) + 0x00800080u;
+#endif
+}
+
+// Half c (constant) of a word of two uint16 as a float.
+__device__ __forceinline__ float half_f(uint32_t word, int c) {
+  return __int_as_float(__byte_perm(word, kMagicBits, c ? 0x7632u : 0x7610u)) - kMagic;
+}
+
+// Row pass, pair-shared: mid rows mid0 + j (uint16) from input tile rows j < NRows.
+template <int R, int NRows>
+__device__ __forceinline__ void pair_row_pass(const uint8_t* tile, uint16_t* mid, int mid0,
+                                              const unsigned char* tab, uint32_t lane4,
+                                              const FusedTaps& taps) {
+  using G = Geom<R>;
+  constexpr int kRuns = kTileW / kRowRun, NW = (kRowRun + 2 * G::A) / 4;
+  for (int task = threadIdx.x; task < NRows * kRuns; task += kThreads) {
+    const int j = task / kRuns, c0 = (task % kRuns) * kRowRun;
+    // Tile bytes [c0, c0 + 32 + 2A): output o sits at byte A + o.
+    const uint4* src = reinterpret_cast<const uint4*>(tile + j * G::TWI + c0);
+    uint32_t wd[NW];
+#pragma unroll
+    for (int i = 0; i < NW / 4; ++i) {
+      const uint4 q = src[i];
+      wd[4 * i] = q.x;
+      wd[4 * i + 1] = q.y;
+      wd[4 * i + 2] = q.z;
+      wd[4 * i + 3] = q.w;
+    }
+    // The inputs as floats, each converted once (bytes A - R .. A + 31 + R are read).
+    float xf[kRowRun + 2 * G::A];
+#pragma unroll
+    for (int b = G::A - R; b < G::A + kRowRun + R; ++b) xf[b] = byte_f(wd[b >> 2], b & 3);
+    float num[kRowRun], den[kRowRun];
+#pragma unroll
+    for (int o = 0; o < kRowRun; ++o) num[o] = den[o] = 0.0f;
+    uint32_t diff[R + 1];  // diff[k]: |byte(i) - byte(i + k)| for the 4 bytes i of a's word
+    uint32_t res[kRowRun / 2];
+#pragma unroll
+    for (int a = G::A - R; a < G::A + kRowRun; ++a) {
+      const int oa = a - G::A;  // a's output, when >= 0
+      if (oa >= 0) {
+        num[oa] = fmaf(taps.centre, xf[a], num[oa]);
+        den[oa] += taps.centre;
+      }
+#pragma unroll
+      for (int k = 1; k <= R; ++k) {
+        const int ob = oa + k;  // the output of a + k, when in 0 .. kRowRun - 1
+        if (ob < 0) continue;
+        if ((a & 3) == 0 || a == G::A - k) {
+          const int i = a >> 2, s = k & 3, q = i + (k >> 2);
+          const uint32_t shifted =
+              s == 0 ? wd[q] : __funnelshift_r(wd[q], wd[min(q + 1, NW - 1)], 8 * s);
+          diff[k] = __vabsdiffu4(wd[i], shifted);
+        }
+        const uint32_t off = __byte_perm(lane4, diff[k], 0x1140u + 16u * unsigned(a & 3));
+        const float wt = taps.w[R + k] * table_at(tab, off);
+        if (oa >= 0) {
+          num[oa] = fmaf(wt, xf[a + k], num[oa]);
+          den[oa] += wt;
+        }
+        if (ob < kRowRun) {
+          num[ob] = fmaf(wt, xf[a], num[ob]);
+          den[ob] += wt;
+        }
+      }
+      if (oa >= 0) {  // to_fixed(num / den) in the low 16 bits; den >= the centre weight > 0
+        const uint32_t bits = __float_as_uint(
+            __fadd_rz(fmaf(__fdividef(num[oa], den[oa]), kFixedScale, 0.5f), kMagic));
+        res[oa >> 1] = (oa & 1) ? __byte_perm(res[oa >> 1], bits, 0x5410u) : bits;
+      }
+    }
+    uint4* dst = reinterpret_cast<uint4*>(mid + (mid0 + j) * kTileW + c0);
+#pragma unroll
+    for (int i = 0; i < kRowRun / 8; ++i)
+      dst[i] = make_uint4(res[4 * i], res[4 * i + 1], res[4 * i + 2], res[4 * i + 3]);
+  }
+}
+
+// 2 output bytes (the low bytes of lo and hi) at (x, y), clipped at the right edge.
+__device__ __forceinline__ void store2(Out8 out, int x, int y, int w, uint32_t lo, uint32_t hi) {
+  uint8_t* row = out.d + size_t(y) * size_t(w);
+  if (x + 1 < w && (w & 1) == 0) {
+    *reinterpret_cast<uint16_t*>(row + x) = uint16_t(__byte_perm(lo, hi, 0x0040u));
+  } else {
+    row[x] = uint8_t(lo);
+    if (x + 1 < w) row[x + 1] = uint8_t(hi);
+  }
+  if (out.surf) {
+    surf2Dwrite(uint8_t(lo), cudaSurfaceObject_t(out.surf), x, y);
+    if (x + 1 < w) surf2Dwrite(uint8_t(hi), cudaSurfaceObject_t(out.surf), x + 1, y);
+  }
+}
+
+// Column pass, pair-shared: output rows ty0 .. ty0 + 63 from mid rows 0 .. THI - 1.
+template <int R>
+__device__ __forceinline__ void pair_column_pass(const uint16_t* mid, Out8 out, int tx0, int ty0,
+                                                 int w, int h, const unsigned char* tab,
+                                                 uint32_t lane4, const FusedTaps& taps) {
+  constexpr int M = kColRun, kPitch = kTileW / 2;  // words a mid row
+  const int cp = threadIdx.x & 63, r0 = (threadIdx.x >> 6) * M, x = tx0 + 2 * cp;
+  if (x >= w) return;
+  // Mid rows r0 + a, a < M + 2R; output row ty0 + r0 + i is mid row r0 + R + i.
+  const uint32_t* col = reinterpret_cast<const uint32_t*>(mid) + r0 * kPitch + cp;
+  uint32_t p[M + 2 * R];
+#pragma unroll
+  for (int a = 0; a < M + 2 * R; ++a) p[a] = col[a * kPitch];
+  float mf[2][M + 2 * R];  // the values as floats, each converted once
+#pragma unroll
+  for (int a = 0; a < M + 2 * R; ++a) mf[0][a] = half_f(p[a], 0), mf[1][a] = half_f(p[a], 1);
+  float num[2][M], den[2][M];
+#pragma unroll
+  for (int i = 0; i < M; ++i) num[0][i] = num[1][i] = den[0][i] = den[1][i] = 0.0f;
+#pragma unroll
+  for (int a = 0; a < M + R; ++a) {
+    const int oa = a - R;
+#pragma unroll
+    for (int c = 0; c < 2; ++c)
+      if (oa >= 0) {
+        num[c][oa] = fmaf(taps.centre, mf[c][a], num[c][oa]);
+        den[c][oa] += taps.centre;
+      }
+#pragma unroll
+    for (int k = 1; k <= R; ++k) {
+      const int ob = oa + k;
+      if (ob < 0) continue;
+      // min(255, (|p - c| + 128) >> 8) is byte 1 (column 0) or 3 (column 1): never above 255.
+      const uint32_t d = absdiff_round_u16x2(p[a], p[a + k]);
+#pragma unroll
+      for (int c = 0; c < 2; ++c) {
+        const uint32_t off = __byte_perm(lane4, d, c ? 0x1170u : 0x1150u);
+        const float wt = taps.w[R + k] * table_at(tab, off);
+        if (oa >= 0) {
+          num[c][oa] = fmaf(wt, mf[c][a + k], num[c][oa]);
+          den[c][oa] += wt;
+        }
+        if (ob < M) {
+          num[c][ob] = fmaf(wt, mf[c][a], num[c][ob]);
+          den[c][ob] += wt;
+        }
+      }
+    }
+    if (oa >= 0) {
+      const int y = ty0 + r0 + oa;
+      if (y < h)
+        store2(out, x, y, w, level_bits(__fdividef(num[0][oa], den[0][oa])),
+               level_bits(__fdividef(num[1][oa], den[1][oa])));
+    }
+  }
+}
+
+// fused_kernel's strip walk with the pair-shared passes and a uint16 intermediate.
+template <int R>
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 2))
+    pair_bilateral_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, int strip,
+                          const __grid_constant__ FusedTaps taps) {
+  using G = Geom<R>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  unsigned char* tab = smem;                                             // [256][64] floats
+  uint16_t* mid = reinterpret_cast<uint16_t*>(smem + kPairTableBytes);   // [THI][kTileW]
+  uint8_t* tile = smem + kPairTableBytes + size_t(G::THI) * kTileW * 2;  // [THI][TWI]
+  const int tid = threadIdx.x, tx0 = blockIdx.x * kTileW;
+  const int tile_rows = (h + kTileH - 1) / kTileH, t0 = blockIdx.y * strip;
+  const int ntiles = min(strip, tile_rows - t0), ys = t0 * kTileH;
+  constexpr int kWords = G::TWI / 8;
+  const auto src_row = [&](int y) { return in + size_t(clampi(y, 0, h - 1)) * size_t(w); };
+
+  for (int i = tid; i < G::THI * kWords; i += kThreads) {
+    const int j = i / kWords, q = i - j * kWords;
+    load8(tile + j * G::TWI + 8 * q, src_row(ys - R + j), tx0 - G::A + 8 * q, w);
+  }
+  for (int i = tid; i < 256 * 32; i += kThreads)
+    reinterpret_cast<float*>(tab)[(i >> 5) * 64 + (i & 31)] = taps.wr[i >> 5];
+  __syncthreads();
+  const uint32_t lane4 = 4u * uint32_t(tid & 31);
+  pair_row_pass<R, G::THI>(tile, mid, 0, tab, lane4, taps);
+  __syncthreads();
+
+  constexpr int kCarry = 2 * R * kTileW * 2 / 16, kKeep = (kCarry + kThreads - 1) / kThreads;
+  for (int t = 0; t < ntiles; ++t) {
+    const bool more = t + 1 < ntiles;
+    const int ty0 = ys + t * kTileH;
+    if (more) {
+      for (int i = tid; i < kTileH * kWords; i += kThreads) {
+        const int j = i / kWords, q = i - j * kWords;
+        load8_async(tile + j * G::TWI + 8 * q, src_row(ty0 + kTileH + R + j), tx0 - G::A + 8 * q,
+                    w);
+      }
+      __pipeline_commit();
+    }
+    pair_column_pass<R>(mid, out, tx0, ty0, w, h, tab, lane4, taps);
+    if (!more) break;
+    __syncthreads();
+    uint4 keep[kKeep];
+#pragma unroll
+    for (int p = 0; p < kKeep; ++p) {
+      const int i = tid + p * kThreads;
+      if (i < kCarry) keep[p] = reinterpret_cast<const uint4*>(mid + kTileH * kTileW)[i];
+    }
+    __pipeline_wait_prior(0);
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < kKeep; ++p) {
+      const int i = tid + p * kThreads;
+      if (i < kCarry) reinterpret_cast<uint4*>(mid)[i] = keep[p];
+    }
+    pair_row_pass<R, kTileH>(tile, mid, 2 * R, tab, lane4, taps);
+    __syncthreads();
+  }
+}
+
 // Tiles per strip: the fewest that fit all strips in one wave of resident blocks (a second,
 // partial wave would cost a whole strip's time).
-template <int R, bool Bilateral>
+template <auto Kernel>
 int auto_strip(int tile_cols, int tile_rows, size_t smem) {
   static const int slots = [&] {
     int blocks = 0, dev = 0, sms = 0;
-    SWL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, fused_kernel<R, Bilateral>, kThreads, smem));
+    SWL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, kThreads, smem));
     SWL_CUDA_CHECK(cudaGetDevice(&dev));
     SWL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     return std::max(1, blocks * sms);
@@ -369,11 +622,37 @@ void launch_fused(const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& 
       fused_kernel<R, Bilateral>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   SWL_CUDA_CHECK(attr);
   const int tile_cols = (w + kTileW - 1) / kTileW, tile_rows = (h + kTileH - 1) / kTileH;
-  if (strip <= 0) strip = auto_strip<R, Bilateral>(tile_cols, tile_rows, smem);
+  if (strip <= 0) strip = auto_strip<fused_kernel<R, Bilateral>>(tile_cols, tile_rows, smem);
   strip = std::min(strip, tile_rows);
   const dim3 grid(unsigned(tile_cols), unsigned((tile_rows + strip - 1) / strip));
   fused_kernel<R, Bilateral><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, strip, taps);
   SWL_CUDA_CHECK_LAUNCH();
+}
+
+template <int R>
+void launch_pair_bilateral(const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
+                           cudaStream_t stream, int strip) {
+  constexpr size_t smem = pair_smem<R>();
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      pair_bilateral_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  SWL_CUDA_CHECK(attr);
+  const int tile_cols = (w + kTileW - 1) / kTileW, tile_rows = (h + kTileH - 1) / kTileH;
+  if (strip <= 0) strip = auto_strip<pair_bilateral_kernel<R>>(tile_cols, tile_rows, smem);
+  strip = std::min(strip, tile_rows);
+  const dim3 grid(unsigned(tile_cols), unsigned((tile_rows + strip - 1) / strip));
+  pair_bilateral_kernel<R><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, strip, taps);
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+template <int R = 1>
+void dispatch_pair(int r, const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
+                   cudaStream_t stream, int strip) {
+  if constexpr (R <= kMaxBilateralRadius) {
+    if (r == R) return launch_pair_bilateral<R>(d_in, out, w, h, taps, stream, strip);
+    dispatch_pair<R + 1>(r, d_in, out, w, h, taps, stream, strip);
+  } else {
+    SWL_CHECK(false, "bilateral: radius out of range");
+  }
 }
 
 template <bool Bilateral, int R = 1>
@@ -404,7 +683,7 @@ void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
 
 void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
                             const std::vector<float>& spatial, const std::array<float, 256>& range,
-                            cudaStream_t stream, int strip_tiles) {
+                            cudaStream_t stream, int strip_tiles, int variant) {
   SWL_CHECK(spatial.size() % 2 == 1 && spatial.size() <= 2 * kMaxBilateralRadius + 1,
             "bilateral: bad kernel size");
   SWL_CHECK(w > 0 && h > 0, "bilateral: empty image");
@@ -412,7 +691,10 @@ void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
   for (size_t i = 0; i < spatial.size(); ++i) taps.w[i] = spatial[i];
   for (size_t i = 0; i < 256; ++i) taps.wr[i] = range[i];
   taps.centre = spatial[spatial.size() / 2] * range[0];  // the CPU's product for d = 0
-  dispatch<true>(int(spatial.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
+  if (variant == 1)
+    dispatch_pair(int(spatial.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
+  else
+    dispatch<true>(int(spatial.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
 }
 
 }  // namespace sweepline::gpu::cuda

@@ -19,12 +19,11 @@
 // Toeplitz matrix is again A (16 output rows), the transposed planes are B (8 columns). Outputs
 // are staged in shared memory and written as 16-byte stores.
 //
-// Variants (template V, launch_gaussian_mma's `variant`): 0 (default) copies the input tile with
-// cp.async, every copy of a thread in flight at once (the 09:33 kernel loaded 8 bytes, stored
-// them and only then issued the next load: ~13 full global latencies in a row per block);
-// 1 is that synchronous load, kept for comparison; 2 is variant 0 with two weight slices
-// (W = rint(w * 2^16), centre tap set so that the sum is exactly 2^16): 4 + 4 mma per step
-// instead of 6 + 5, weights rounded to 2^-17.
+// The input tile is copied with cp.async, every copy of a thread in flight at once (a load-store
+// loop of 8-byte words cost ~13 full global latencies in a row per block, docs/perf/filters.md).
+// Weight slices (template SL, launch_gaussian_mma's `variant`): 3 (variant 0) as above; 2
+// (variant 2, what launch_gaussian_best runs) W = rint(w * 2^16) with the centre tap set so
+// that the sum is exactly 2^16: 4 + 4 mma per step instead of 6 + 5, weights rounded to 2^-17.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -140,19 +139,9 @@ __device__ __forceinline__ void cp_async(uint8_t* dst, const uint8_t* src) {
       "l"(src), "n"(N));
 }
 
-// Inputs [x, x + 8) of a row, clamped at both edges.
-__device__ __forceinline__ void load8(uint8_t* dst, const uint8_t* __restrict__ row, int x, int w) {
-  if (x >= 0 && x + 7 < w && (w & 7) == 0) {
-    *reinterpret_cast<uint2*>(dst) = __ldg(reinterpret_cast<const uint2*>(row + x));
-  } else {
-#pragma unroll
-    for (int i = 0; i < 8; ++i) dst[i] = row[clampi(x + i, 0, w - 1)];
-  }
-}
-
 #endif
 
-template <int R, int TH, int V>
+template <int R, int TH, int SL>
 __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 && R <= 12 ? 4 : 3)))
     gauss_mma_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
                      const __grid_constant__ MmaTaps taps) {
@@ -165,16 +154,9 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
   uint8_t* band = plane_l + kTileW * G::P;  // [3][kBand] weight slices, zero-padded
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, q = lane & 3;
   const int tx0 = blockIdx.x * kTileW, ty0 = blockIdx.y * TH;
-  constexpr int kSl = V == 2 ? 2 : 3;  // weight byte slices
+  constexpr int kSl = SL;  // weight byte slices
 
-  if constexpr (V == 1) {
-    constexpr int kWords = (kTileW + 2 * G::A) / 8;
-    for (int i = tid; i < G::NT * 8 * kWords; i += kThreads) {
-      const int j = i / kWords, c = i - j * kWords;
-      load8(tile + j * G::TWI + 8 * c, in + size_t(clampi(ty0 - R + j, 0, h - 1)) * size_t(w),
-            tx0 - G::A + 8 * c, w);
-    }
-  } else {
+  {
     // Chunks of 16 bytes where the apron keeps them aligned (A = 16), else 8. Edge chunks (and
     // rows whose start is not aligned) are gathered byte by byte with clamping.
     constexpr int kCh = G::A % 16 == 0 ? 16 : 8, kChunks = (kTileW + 2 * G::A) / kCh;
@@ -197,7 +179,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
     const int t = i % kBand - kBandPad;
     band[i] = t >= 0 && t <= 2 * R ? taps.wb[i / kBand][t] : 0;
   }
-  if constexpr (V != 1) asm volatile("cp.async.wait_all;\n" ::);
+  asm volatile("cp.async.wait_all;\n" ::);
   __syncthreads();
 
   {  // Row pass: intermediate rows 0 .. NT * 8 - 1 (image rows ty0 - R + j), columns 16 warp + m.
@@ -320,23 +302,23 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
 #endif
 }
 
-template <int R, int TH, int V>
+template <int R, int TH, int SL>
 void launch_mma(const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
                 cudaStream_t stream) {
   constexpr size_t smem = MmaGeom<R, TH>::smem;
   static const cudaError_t attr = cudaFuncSetAttribute(
-      gauss_mma_kernel<R, TH, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      gauss_mma_kernel<R, TH, SL>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   SWL_CUDA_CHECK(attr);
   const dim3 grid(unsigned((w + kTileW - 1) / kTileW), unsigned((h + TH - 1) / TH));
-  gauss_mma_kernel<R, TH, V><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
+  gauss_mma_kernel<R, TH, SL><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
   SWL_CUDA_CHECK_LAUNCH();
 }
 
-template <int R, int V>
+template <int R, int SL>
 void launch_rows(int tile_rows, const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
                  cudaStream_t stream) {
-  if (tile_rows == 128) return launch_mma<R, 128, V>(d_in, out, w, h, taps, stream);
-  launch_mma<R, 64, V>(d_in, out, w, h, taps, stream);
+  if (tile_rows == 128) return launch_mma<R, 128, SL>(d_in, out, w, h, taps, stream);
+  launch_mma<R, 64, SL>(d_in, out, w, h, taps, stream);
 }
 
 template <int R = 1>
@@ -344,9 +326,8 @@ void dispatch(int r, int tile_rows, int variant, const uint8_t* d_in, Out8 out, 
               const MmaTaps& taps, cudaStream_t stream) {
   if constexpr (R <= kMaxGaussianRadius) {
     if (r == R) {
-      if (variant == 1) return launch_rows<R, 1>(tile_rows, d_in, out, w, h, taps, stream);
       if (variant == 2) return launch_rows<R, 2>(tile_rows, d_in, out, w, h, taps, stream);
-      return launch_rows<R, 0>(tile_rows, d_in, out, w, h, taps, stream);
+      return launch_rows<R, 3>(tile_rows, d_in, out, w, h, taps, stream);
     }
     dispatch<R + 1>(r, tile_rows, variant, d_in, out, w, h, taps, stream);
   } else {
@@ -374,7 +355,7 @@ void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
             "Gaussian (tensor cores): bad kernel size");
   SWL_CHECK(w > 0 && h > 0, "Gaussian (tensor cores): empty image");
   SWL_CHECK(tile_rows == 64 || tile_rows == 128, "Gaussian (tensor cores): tile rows 64 or 128");
-  SWL_CHECK(variant >= 0 && variant <= 2, "Gaussian (tensor cores): variant 0, 1 or 2");
+  SWL_CHECK(variant == 0 || variant == 2, "Gaussian (tensor cores): variant 0 or 2");
   SWL_CHECK(gaussian_mma_available(), "Gaussian (tensor cores): needs compute capability 8.0");
   MmaTaps taps{};
   const size_t n = weights.size(), c = n / 2;

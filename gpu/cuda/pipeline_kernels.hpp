@@ -56,15 +56,6 @@ class MaxHoldTable {
   void invalidate() { valid_ = false; }
   // Pixel rows per block: 32 (default) or 64 (kept for the benchmark and the tests).
   void set_tile_rows(int rows);
-  // Per-pixel blocks (around the radar) whose spans the build precomputes, the widest listed for
-  // a warp each; later ones, or all with 0 (the default: measured as fast on the H100,
-  // docs/perf/scan.md), compute their spans every frame (0: the widest screened per frame in
-  // the whole box around the radar). Kept for the benchmark and the tests.
-  static constexpr int kMaxPrecomputedTiles = 128;
-  void set_precomputed_tiles(int tiles);
-  // Gather the tiles in raster order (table entries requested beside the record) instead of
-  // per-pixel tiles first (kept for the benchmark and the tests).
-  void set_raster_order(bool on) { raster_ = on; }
   static bool usable(const ScanSetup& setup);
   // How the current table's blocks are gathered (waits for the stream): wholly past the range,
   // through the table, per pixel.
@@ -77,16 +68,11 @@ class MaxHoldTable {
   DeviceBuffer<uint16_t> d_offs_;   // per pixel: the span's first cell in the staged window
   DeviceBuffer<uint8_t> d_shapes_;  // per pixel: azimuth rows - 1 | (bins - 1) << 4
   DeviceBuffer<int4> d_blocks_;     // a record per tile, then the same in gather order
-  DeviceBuffer<int> d_slots_;       // gather order -> tile
-  DeviceBuffer<int4> d_spans_;      // per pixel of the precomputed per-pixel blocks: r0 r1 a0 na
-  DeviceBuffer<int> d_wide_;        // the spans (indices into d_spans_) gathered a warp each
-  DeviceBuffer<int> d_counts_;      // per-pixel blocks, listed spans
+  DeviceBuffer<int> d_counts_;      // per-pixel blocks
   ScanSetup setup_{};
   bool valid_ = false;
   int tile_rows_ = 32, built_rows_ = 0;
-  int pre_tiles_ = 0, built_pre_ = -1;
-  int n_slow_ = 0, n_wide_ = 0;  // the built table's per-pixel tiles and listed wide spans
-  bool raster_ = false;
+  int n_slow_ = 0;  // the built table's per-pixel tiles
 };
 
 void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,
@@ -104,17 +90,16 @@ void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
 
 // Both Gaussian passes on the tensor cores (integer mma, sm_80+; gpu/cuda/filter_mma.cu): a
 // block filters a 128 x tile_rows tile (64 or 128). Throws where gaussian_mma_available() is
-// false (sm_75). Radius 1 .. kMaxGaussianRadius. variant: 0 (default) cp.async tile load, three
-// weight slices (2^-23); 1 the synchronous tile load (the first version, for comparison); 2 as
-// 0 with two weight slices (2^-16, fewer mma).
+// false (sm_75). Radius 1 .. kMaxGaussianRadius. variant: 0 (default) three weight slices
+// (2^-23); 2 two weight slices (2^-16, fewer mma). (1, a synchronous tile load, was removed.)
 bool gaussian_mma_available();
 void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
                          const std::vector<float>& weights, cudaStream_t stream, int tile_rows = 64,
                          int variant = 0);
 // GaussianImpl::Fused as the pipeline runs it: the tensor-core kernel from this radius up where
-// the GPU has it (measured faster there on the H100, docs/perf/filters.md), else
-// launch_gaussian_fused.
-inline constexpr int kGaussianMmaMinRadius = 4;
+// the GPU has it (measured faster there on the H100 from radius 2, sigma 0.5-1: 28-29 against
+// 31-34 us in the 09:46 and 11:14 UTC runs, docs/perf/filters.md), else launch_gaussian_fused.
+inline constexpr int kGaussianMmaMinRadius = 2;
 void launch_gaussian_best(const uint8_t* d_in, Out8 out, int w, int h,
                           const std::vector<float>& weights, cudaStream_t stream);
 
@@ -126,9 +111,12 @@ void launch_bilateral_cols(const uint16_t* d_mid, Out8 out, int w, int h,
                            cudaStream_t stream);
 // Both bilateral passes in one kernel, the pipeline's bilateral; the same numbers as
 // launch_bilateral_rows + launch_bilateral_cols (kept for the benchmark and the tests).
+// variant 1: the pair-shared kernel (each range weight computed once for the two taps that
+// share it; same sums, term for term); the pipeline's (kBilateralPipelineVariant).
 void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
                             const std::vector<float>& spatial, const std::array<float, 256>& range,
-                            cudaStream_t stream, int strip_tiles = 0);
+                            cudaStream_t stream, int strip_tiles = 0, int variant = 0);
+inline constexpr int kBilateralPipelineVariant = 1;
 
 // mask (azimuths x bins) = 255 at CFAR detections.
 void launch_cfar(const uint8_t* d_polar, uint8_t* d_mask, int azimuths, int bins, int guard,

@@ -13,12 +13,7 @@
 //
 // Blocks wholly past the range are zeros; blocks around the radar (window too large, or spans
 // of more than 16 rows or bins) are gathered per pixel, their widest spans (> 16 azimuths) one
-// warp each, and go first in the launch so that they do not end it alone. With
-// set_precomputed_tiles(n > 0) (not the default: no faster on the H100) the build also
-// precomputes those blocks' spans (up to kMaxPrecomputedTiles blocks) and lists the wide ones,
-// so that no block does polar arithmetic per frame; when it holds them all, the gather reads
-// every span's cells directly and the pyramid is not built. Otherwise (or with
-// set_precomputed_tiles(0)) the remaining per-pixel blocks compute their spans each frame.
+// warp each, and go first in the launch so that they do not end it alone.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,7 +35,8 @@ using namespace scan_detail;
 // Past-range pixels of a table tile point at 16 zero bytes that the gather keeps at the end of
 // its staging buffer (windows end before them), so that they need no test of their own.
 constexpr int kZeroOff = kStageBytes - 16;
-constexpr int kNearAz = 16;  // in the per-pixel blocks, spans wider than this get a warp each
+constexpr int kTilesPerBlock = 2;  // table tiles a gather block
+constexpr int kNearAz = 16;        // in the per-pixel blocks, spans wider than this get a warp each
 enum : int { kBlockZero = 0, kBlockFast = 1, kBlockSlow = 2 };
 
 // The block's reference azimuth (its centre's): every azimuth of the block is unwrapped to
@@ -218,8 +214,8 @@ __device__ int block_exclusive_scan(int v, int* sums, int& total) {
 }
 
 __global__ void __launch_bounds__(kOrderThreads)
-    maxhold_order_kernel(int4* __restrict__ recs, int n, int blocks_x, int4* __restrict__ ordered,
-                         int* __restrict__ slots, int* __restrict__ counts) {
+    maxhold_order_kernel(const int4* __restrict__ recs, int n, int blocks_x,
+                         int4* __restrict__ ordered, int* __restrict__ counts) {
   __shared__ int sums[32];
   const int per = (n + kOrderThreads - 1) / kOrderThreads;
   const int i0 = int(threadIdx.x) * per, i1 = min(n, i0 + per);
@@ -232,53 +228,13 @@ __global__ void __launch_bounds__(kOrderThreads)
   for (int k = 0; k < 3; ++k) base[k] = block_exclusive_scan(c[k], sums, total[k]);
   base[1] += total[0];
   base[2] += total[0] + total[1];
-  if (threadIdx.x == 0) {
-    counts[0] = total[0];  // the per-pixel tiles: slots 0 .. total[0] - 1
-    counts[1] = 0;         // listed wide spans (maxhold_spans_kernel)
-  }
+  if (threadIdx.x == 0) counts[0] = total[0];  // the per-pixel tiles: slots 0 .. total[0] - 1
   for (int i = i0; i < i1; ++i) {
     int4 r = recs[i];
     const int m = r.w & 3, k = m == kBlockSlow ? 0 : (m == kBlockFast ? 1 : 2);
     const int slot = base[k]++;
-    recs[i].x = slot;  // for the raster-order gather (the reference azimuth is not read again)
     r.x = (i % blocks_x) | (i / blocks_x) << 16;  // the gather takes the tile's position here
     ordered[slot] = r;
-    slots[slot] = r.x;
-  }
-}
-
-// The spans of the first gridDim.x per-pixel tiles (slots 0.., a block each): the per-pixel
-// tiles' polar arithmetic done once per geometry instead of every frame. Per pixel {r0, r1, a0,
-// na} (na = 0: past the range or off the display) in the gather's thread order ((row * kThreads
-// + thread) * 4 + pixel). Spans wider than kNearAz azimuths are listed for a warp each and their
-// na negated (the tile skips them); at most one entry a precomputed pixel: no overflow.
-template <int RPT>
-__global__ void __launch_bounds__(kThreads)
-    maxhold_spans_kernel(ScanSetup s, const int4* __restrict__ ordered, int4* __restrict__ spans,
-                         int* __restrict__ wide, int* __restrict__ counts) {
-  const int b = int(blockIdx.x);
-  if (b >= counts[0]) return;
-  const int pos = ordered[b].x, tid = int(threadIdx.x);
-  const int bx0 = (pos & 0xFFFF) * kTileW, by0 = (pos >> 16) * 32 * RPT;
-  for (int j = 0; j < RPT; ++j) {
-    const int y = by0 + (tid >> 3) + 32 * j;
-    for (int i = 0; i < 4; ++i) {
-      const int x = bx0 + (tid & 7) * 4 + i;
-      const int k = b * kThreads * 4 * RPT + (j * kThreads + tid) * 4 + i;
-      int4 e = make_int4(0, 0, 0, 0);
-      if (x < s.width && y < s.height) {
-        const PixelPolar pp = swl_pixel_polar(s, x, y);
-        if (pp.u < float(s.bins)) {
-          const PixelSpan sp = swl_pixel_span(s, pp);
-          e = make_int4(sp.r0, sp.r1, sp.a0, sp.na);
-          if (sp.na > kNearAz) {
-            wide[atomicAdd(counts + 1, 1)] = k;
-            e.w = -sp.na;
-          }
-        }
-      }
-      spans[k] = e;
-    }
   }
 }
 
@@ -308,74 +264,6 @@ __device__ __forceinline__ uint8_t span_max_words(const ScanSetup& s,
     if (++a == s.azimuths) a = 0;
   }
   return uint8_t(bytes_max_result(acc));
-}
-
-// Bins r0 .. r0 + rl - 1 (rl <= 4) of azimuth row a as the low bytes of a word (the rest 0).
-__device__ __forceinline__ unsigned row_word(const ScanSetup& s, const uint8_t* __restrict__ polar,
-                                             int a, int r0, int rl) {
-  const size_t total = size_t(s.azimuths) * size_t(s.bins);
-  const size_t p = size_t(a) * size_t(s.bins) + size_t(r0), w0 = p >> 2;
-  const unsigned mask = 0xFFFFFFFFu >> (32 - 8 * rl);
-  if (4 * w0 + 8 <= total) {
-    const uint32_t* words = reinterpret_cast<const uint32_t*>(polar);
-    return __funnelshift_r(__ldg(words + w0), __ldg(words + w0 + 1), unsigned(p & 3u) * 8u) & mask;
-  }
-  unsigned v = 0;  // the frame's last word(s)
-  for (int i = 0; i < rl; ++i) v |= unsigned(__ldg(polar + p + size_t(i))) << (8 * i);
-  return v;
-}
-
-// The maximum over a span without the pyramid, one thread (precomputed per-pixel tiles: at
-// most kNearAz azimuths).
-__device__ __forceinline__ uint8_t span_max_direct(const ScanSetup& s,
-                                                   const uint8_t* __restrict__ polar,
-                                                   const PixelSpan& sp) {
-  const int rl = sp.r1 - sp.r0 + 1;
-  unsigned acc = 0;
-  int a = sp.a0;
-  if (rl <= 4) {
-#pragma unroll 4
-    for (int k = 0; k < sp.na; ++k) {
-      acc = bytes_max_acc(acc, row_word(s, polar, a, sp.r0, rl));
-      if (++a == s.azimuths) a = 0;
-    }
-    return uint8_t(bytes_max_result(acc));
-  }
-  for (int k = 0; k < sp.na; ++k) {
-    const uint8_t* row = polar + size_t(a) * size_t(s.bins);
-    for (int r = sp.r0; r <= sp.r1; ++r) acc = max(acc, unsigned(__ldg(row + r)));
-    if (++a == s.azimuths) a = 0;
-  }
-  return uint8_t(acc);
-}
-
-// The maximum over a wide span with the whole warp and without the pyramid (every lane gets
-// it): lane l takes azimuth rows a0 + l, a0 + l + 32, ..., 8 in flight.
-__device__ __forceinline__ unsigned warp_span_max_direct(const ScanSetup& s,
-                                                         const uint8_t* __restrict__ polar,
-                                                         const PixelSpan& sp, int lane) {
-  const int rl = sp.r1 - sp.r0 + 1;
-  unsigned m = 0;
-  if (rl <= 4) {
-    unsigned acc = 0;
-#pragma unroll 8
-    for (int k = lane; k < sp.na; k += 32) {
-      int a = sp.a0 + k;  // < 2 azimuths
-      if (a >= s.azimuths) a -= s.azimuths;
-      acc = bytes_max_acc(acc, row_word(s, polar, a, sp.r0, rl));
-    }
-    m = bytes_max_result(acc);
-  } else {
-    for (int k = lane; k < sp.na; k += 32) {
-      int a = sp.a0 + k;
-      if (a >= s.azimuths) a -= s.azimuths;
-      const uint8_t* row = polar + size_t(a) * size_t(s.bins);
-      for (int r = sp.r0; r <= sp.r1; ++r) m = max(m, unsigned(__ldg(row + r)));
-    }
-  }
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) m = max(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
-  return m;
 }
 
 // The maximum over a wide span (more than kNearAz azimuths) with the whole warp; every lane gets
@@ -414,7 +302,7 @@ __device__ __forceinline__ unsigned warp_span_max(const ScanSetup& s,
   return m;
 }
 
-// A near block without precomputed spans: each warp screens kNearPerWarp pixels of the box, one
+// A near block: each warp screens kNearPerWarp pixels of the box, one
 // per lane, for those a per-pixel tile left out (span wider than kNearAz), then gathers each of
 // them with the whole warp.
 __device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar,
@@ -454,32 +342,6 @@ __device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar
   }
 }
 
-// A near block with precomputed spans: its warps take the listed wide spans
-// (maxhold_spans_kernel) in turn, entry e by warp e mod (the near blocks' warps), each gathered
-// by the whole warp; no polar arithmetic.
-__device__ void near_list_block(const ScanSetup& s, const uint8_t* __restrict__ polar,
-                                const AzPyramid& pyr, const int4* __restrict__ ordered,
-                                const int4* __restrict__ spans, const int* __restrict__ wide, int n,
-                                int ppt, int tile_rows, int warps, bool use_pyr,
-                                uint8_t* __restrict__ out, unsigned long long surf, int block) {
-  const int lane = int(threadIdx.x & 31u);
-  for (int e = block * (kThreads / 32) + int(threadIdx.x >> 5); e < n; e += warps) {
-    const int k = __ldg(wide + e);
-    const int4 sp4 = __ldg(spans + k);
-    const PixelSpan sp{sp4.x, sp4.y, sp4.z, -sp4.w};
-    const unsigned m =
-        use_pyr ? warp_span_max(s, polar, pyr, sp, lane) : warp_span_max_direct(s, polar, sp, lane);
-    if (lane == 0) {
-      const int slot = k / ppt, loc = k - slot * ppt, t = loc >> 2;
-      const int pos = __ldg(ordered + slot).x;
-      const int x = (pos & 0xFFFF) * kTileW + (t & 7) * 4 + (loc & 3);
-      const int y = (pos >> 16) * tile_rows + ((t & (kThreads - 1)) >> 3) + 32 * (t / kThreads);
-      out[size_t(y) * size_t(s.width) + size_t(x)] = uint8_t(m);
-      if (surf) surf2Dwrite(uint8_t(m), cudaSurfaceObject_t(surf), x, y);
-    }
-  }
-}
-
 // The maximum over rows 0..nr of the staged window from byte `off` on, rlm1 + 1 > 4 bins a row
 // (zoomed out), 4 at a time.
 __device__ __forceinline__ uint8_t staged_max_wide(const uint8_t* sm, int pitch, int off, int rlm1,
@@ -501,12 +363,8 @@ struct GatherArgs {
   const uint8_t* shapes;
   const int4* recs;     // by tile (the near blocks' look-ups)
   const int4* ordered;  // by slot; .x: the tile's position bx | by << 16
-  const int4* spans;    // the precomputed per-pixel tiles' spans (maxhold_spans_kernel)
-  const int* wide;      // listed wide spans
-  const int* counts;    // per-pixel tiles, listed wide spans
-  int blocks_x, near_blocks, pre_tiles;
-  bool raster;   // tiles in raster order after the near blocks (else maxhold_order_kernel's)
-  bool use_pyr;  // false: every per-pixel tile precomputed, no pyramid built
+  int blocks_x, near_blocks;
+  int n_slow, n_tiles;  // per-pixel tiles (slots 0 .. n_slow - 1), all tiles
   NearBox box;
 };
 
@@ -523,40 +381,13 @@ __device__ __forceinline__ void zero_tile(const ScanSetup& s, uint8_t* __restric
   }
 }
 
-// A per-pixel tile (around the radar) with precomputed spans; the listed ones (na < 0) are
-// the near blocks'.
-template <int RPT>
-__device__ __forceinline__ void per_pixel_tile_pre(
-    const ScanSetup& s, const uint8_t* __restrict__ polar, const AzPyramid& pyr,
-    const int4* __restrict__ spans, bool use_pyr, uint8_t* __restrict__ out,
-    unsigned long long surf, int bx0, int by0, int tid) {
-  const int x0 = bx0 + (tid & 7) * 4;
-  for (int j = 0; j < RPT; ++j) {
-    const int y = by0 + (tid >> 3) + 32 * j;
-    if (y >= s.height) continue;
-    const int4* p = spans + (j * kThreads + tid) * 4;
-    for (int i = 0; i < 4; ++i) {
-      const int x = x0 + i;
-      const int4 e = __ldg(p + i);
-      if (x >= s.width || e.w < 0) continue;
-      const PixelSpan sp{e.x, e.y, e.z, e.w};
-      const uint8_t v = e.w == 0  ? uint8_t(0)
-                        : use_pyr ? span_max_words(s, polar, pyr, sp)
-                                  : span_max_direct(s, polar, sp);
-      out[size_t(y) * size_t(s.width) + size_t(x)] = v;
-      if (surf) surf2Dwrite(v, cudaSurfaceObject_t(surf), x, y);
-    }
-  }
-}
-
-// A per-pixel tile computing its spans; with skip_wide, the widest spans are left to the
-// screening near blocks.
+// A per-pixel tile computing its spans; the widest spans are left to the screening near blocks.
 template <int RPT>
 __device__ __forceinline__ void per_pixel_tile(const ScanSetup& s,
                                                const uint8_t* __restrict__ polar,
                                                const AzPyramid& pyr, const GatherArgs& g,
                                                uint8_t* __restrict__ out, unsigned long long surf,
-                                               int bx0, int by0, int tid, bool skip_wide) {
+                                               int bx0, int by0, int tid) {
   const int x0 = bx0 + (tid & 7) * 4;
   for (int j = 0; j < RPT; ++j) {
     const int y = by0 + (tid >> 3) + 32 * j;
@@ -568,7 +399,7 @@ __device__ __forceinline__ void per_pixel_tile(const ScanSetup& s,
       uint8_t v = 0;
       if (p.u < float(s.bins)) {
         const PixelSpan sp = swl_pixel_span(s, p);
-        if (skip_wide && sp.na > kNearAz && g.box.holds(x, y)) continue;
+        if (sp.na > kNearAz && g.box.holds(x, y)) continue;
         v = span_max_words(s, polar, pyr, sp);
       }
       out[size_t(y) * size_t(s.width) + size_t(x)] = v;
@@ -668,88 +499,94 @@ __device__ __forceinline__ void gather_row(const ScanSetup& s, const uint8_t* sm
 }
 
 // The per-frame gather, one launch: near blocks first, then the tiles in maxhold_order_kernel's
-// order (per-pixel tiles first: they take longer and would otherwise end the launch alone),
-// each block's record and position read from its slot. A table tile: 4 horizontal pixels a
-// thread (a warp covers 32 x 4 pixels). 5 blocks an SM: 48 registers.
+// order: the per-pixel tiles one a block (they take longer and would otherwise end the launch
+// alone), then kTilesPerBlock table or zero tiles a block, each tile's record and position read
+// from its slot. A table tile: 4 horizontal pixels a thread (a warp covers 32 x 4 pixels). Every
+// tile's record, entries and window copies are in flight before the first is gathered, so that
+// the block pays the load latency once for both tiles and the second window arrives while the
+// first is gathered (each tile its own kStageBytes of shared memory). 4 blocks an SM: 64
+// registers, 2 x 24 KiB. Measured on the H100 (docs/perf/scan.md): 1.4 us faster than 1 tile a
+// block (5 blocks an SM); 3 tiles (3 blocks) and 1 tile with 8 blocks (32 registers, spills)
+// were slower.
 template <int RPT>
-__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 5))
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
     maxhold_gather_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
                           GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
   extern __shared__ __align__(16) uint8_t sm[];
   if (int(blockIdx.x) < g.near_blocks) {
-    if (g.pre_tiles > 0)
-      near_list_block(s, polar, pyr, g.ordered, g.spans, g.wide, __ldg(g.counts + 1),
-                      kThreads * 4 * RPT, 32 * RPT, g.near_blocks * (kThreads / 32), g.use_pyr, out,
-                      surf, int(blockIdx.x));
-    else
-      near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, int(blockIdx.x));
+    near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, int(blockIdx.x));
     return;
   }
   const int tid = int(threadIdx.x);
-  int slot = int(blockIdx.x) - g.near_blocks, bx0, by0, x0;
-  int4 rec;
-  uint32_t off2[RPT][2], shape4[RPT];
-  if (g.raster) {
-    // Tile = slot: the table entries are requested beside the record, not after it (wasted on
-    // the few tiles not gathered through the table, which are readable all the same).
-    const int by = slot / g.blocks_x;
-    bx0 = (slot - by * g.blocks_x) * kTileW;
-    by0 = by * 32 * RPT;
-    x0 = bx0 + (tid & 7) * 4;
-    load_entries<RPT>(s, g, x0, by0, tid, off2, shape4);
-    rec = __ldg(g.recs + slot);
-    slot = rec.x;  // the tile's slot in the order (the per-pixel tiles' span index)
-  } else {
-    rec = __ldg(g.ordered + slot);
-    bx0 = (rec.x & 0xFFFF) * kTileW;
-    by0 = (rec.x >> 16) * 32 * RPT;
-    x0 = bx0 + (tid & 7) * 4;
-  }
-  const int mode = rec.w & 3;
-  if (mode == kBlockZero) {
-    zero_tile<RPT>(s, out, surf, bx0, by0, tid);
+  const int b = int(blockIdx.x) - g.near_blocks;
+  if (b < g.n_slow) {
+    const int pos = __ldg(g.ordered + b).x;
+    per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, (pos & 0xFFFF) * kTileW,
+                        (pos >> 16) * 32 * RPT, tid);
     return;
   }
-  if (mode == kBlockSlow) {
-    if (slot < g.pre_tiles)
-      per_pixel_tile_pre<RPT>(s, polar, pyr, g.spans + size_t(slot) * (kThreads * 4 * RPT),
-                              g.use_pyr, out, surf, bx0, by0, tid);
-    else
-      per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, bx0, by0, tid, g.pre_tiles == 0);
-    return;
-  }
-  const Window w = record_window(rec);
-  // This thread's table entries, requested before the staging so that their latency overlaps.
-  if (!g.raster) load_entries<RPT>(s, g, x0, by0, tid, off2, shape4);
-  stage_window_rows(polar, s.azimuths, s.bins, w, sm, tid);
-  if (tid == 0) *reinterpret_cast<uint4*>(sm + kZeroOff) = make_uint4(0, 0, 0, 0);
-  copy_async_wait();
-  __syncthreads();
+  // Slots from n_slow on hold table and zero tiles only.
+  const int first = g.n_slow + (b - g.n_slow) * kTilesPerBlock;
+  int4 rec[kTilesPerBlock];
 #pragma unroll
-  for (int j = 0; j < RPT; ++j) {
-    const int y = by0 + (tid >> 3) + 32 * j;
-    if (y >= s.height || x0 >= s.width) continue;
-    gather_row(s, sm, w.pitch, off2[j][0], off2[j][1], shape4[j], out, surf, x0, y);
+  for (int t = 0; t < kTilesPerBlock; ++t)
+    rec[t] = first + t < g.n_tiles ? __ldg(g.ordered + first + t) : make_int4(-1, 0, 0, kBlockZero);
+  uint32_t off2[kTilesPerBlock][RPT][2], shape4[kTilesPerBlock][RPT];
+  int pitch[kTilesPerBlock];
+#pragma unroll
+  for (int t = 0; t < kTilesPerBlock; ++t) {
+    pitch[t] = 0;
+    if ((rec[t].w & 3) == kBlockFast) {
+      const Window w = record_window(rec[t]);
+      pitch[t] = w.pitch;
+      uint8_t* buf = sm + t * kStageBytes;
+      // This thread's table entries, requested before the staging so that their latency
+      // overlaps.
+      load_entries<RPT>(s, g, (rec[t].x & 0xFFFF) * kTileW + (tid & 7) * 4,
+                        (rec[t].x >> 16) * 32 * RPT, tid, off2[t], shape4[t]);
+      stage_window_rows(polar, s.azimuths, s.bins, w, buf, tid);
+      if (tid == 0) *reinterpret_cast<uint4*>(buf + kZeroOff) = make_uint4(0, 0, 0, 0);
+    }
+    copy_async_commit();  // one group a tile (empty for the others), waited for in order
+  }
+#pragma unroll
+  for (int t = 0; t < kTilesPerBlock; ++t) {
+    if (rec[t].x < 0) break;  // past the last slot (so are the later ones)
+    const int bx0 = (rec[t].x & 0xFFFF) * kTileW, by0 = (rec[t].x >> 16) * 32 * RPT;
+    if ((rec[t].w & 3) != kBlockFast) {
+      zero_tile<RPT>(s, out, surf, bx0, by0, tid);
+      continue;
+    }
+    copy_async_wait_groups(kTilesPerBlock - 1 - t);
+    __syncthreads();
+    const int x0 = bx0 + (tid & 7) * 4;
+#pragma unroll
+    for (int j = 0; j < RPT; ++j) {
+      const int y = by0 + (tid >> 3) + 32 * j;
+      if (y >= s.height || x0 >= s.width) continue;
+      gather_row(s, sm + t * kStageBytes, pitch[t], off2[t][j][0], off2[t][j][1], shape4[t][j], out,
+                 surf, x0, y);
+    }
   }
 }
 
 template <int RPT>
 void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
-                   long long tiles, int n_wide, Out8 out, cudaStream_t stream) {
-  static const bool carved = prefer_shared_memory(maxhold_gather_kernel<RPT>);
+                   Out8 out, cudaStream_t stream) {
+  constexpr int kBytes = kTilesPerBlock * kStageBytes;
+  static const bool carved =
+      prefer_shared_memory(maxhold_gather_kernel<RPT>) &&
+      cudaFuncSetAttribute(maxhold_gather_kernel<RPT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           kBytes) == cudaSuccess;
   (void)carved;
+  // The near box's pixels, kNearPerWarp a warp.
   const long long box_px = (long long)g.box.w * g.box.h;
-  if (g.pre_tiles > 0) {
-    // The listed wide spans (n_wide, known since the build), about 2 a warp.
-    constexpr int per_block = 2 * (kThreads / 32);
-    g.near_blocks = (n_wide + per_block - 1) / per_block;
-  } else {
-    // The near box's pixels, kNearPerWarp a warp.
-    const long long per_block = (kThreads / 32) * kNearPerWarp;
-    g.near_blocks = int((box_px + per_block - 1) / per_block);
-  }
-  maxhold_gather_kernel<RPT><<<unsigned(g.near_blocks + tiles), kThreads, kStageBytes, stream>>>(
-      s, d_polar, pyr, g, out.d, out.surf);
+  const long long per_block = (kThreads / 32) * kNearPerWarp;
+  g.near_blocks = int((box_px + per_block - 1) / per_block);
+  const long long blocks =
+      g.near_blocks + g.n_slow + (g.n_tiles - g.n_slow + kTilesPerBlock - 1) / kTilesPerBlock;
+  maxhold_gather_kernel<RPT>
+      <<<unsigned(blocks), kThreads, kBytes, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
   SWL_CUDA_CHECK_LAUNCH();
 }
 
@@ -766,26 +603,14 @@ void MaxHoldTable::set_tile_rows(int rows) {
   tile_rows_ = rows;
 }
 
-void MaxHoldTable::set_precomputed_tiles(int tiles) {
-  SWL_CHECK(tiles >= 0 && tiles <= kMaxPrecomputedTiles,
-            "max-hold precomputed per-pixel tiles must be 0 .. kMaxPrecomputedTiles");
-  pre_tiles_ = tiles;
-}
-
 bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
-  if (valid_ && built_rows_ == tile_rows_ && built_pre_ == pre_tiles_ &&
-      std::memcmp(&s, &setup_, sizeof s) == 0)
-    return false;
+  if (valid_ && built_rows_ == tile_rows_ && std::memcmp(&s, &setup_, sizeof s) == 0) return false;
   const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
   const size_t n = size_t(bx) * size_t(by);
   d_offs_.resize(size_t(s.width) * size_t(s.height));
   d_shapes_.resize(size_t(s.width) * size_t(s.height));
   d_blocks_.resize(2 * n);  // by tile, then by slot
-  d_slots_.resize(n);
-  d_counts_.resize(2);
-  const size_t pre_px = size_t(pre_tiles_) * size_t(kThreads * 4) * size_t(tile_rows_ / 32);
-  d_spans_.resize(pre_px);
-  d_wide_.resize(pre_px);
+  d_counts_.resize(1);
   if (tile_rows_ == 64)
     maxhold_build_kernel<2><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
         s, d_offs_.get(), d_shapes_.get(), d_blocks_.get());
@@ -793,29 +618,17 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
     maxhold_build_kernel<1><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
         s, d_offs_.get(), d_shapes_.get(), d_blocks_.get());
   SWL_CUDA_CHECK_LAUNCH();
-  maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(
-      d_blocks_.get(), int(n), bx, d_blocks_.get() + n, d_slots_.get(), d_counts_.get());
+  maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(d_blocks_.get(), int(n), bx,
+                                                        d_blocks_.get() + n, d_counts_.get());
   SWL_CUDA_CHECK_LAUNCH();
-  if (pre_tiles_ > 0) {
-    if (tile_rows_ == 64)
-      maxhold_spans_kernel<2><<<unsigned(pre_tiles_), kThreads, 0, stream>>>(
-          s, d_blocks_.get() + n, d_spans_.get(), d_wide_.get(), d_counts_.get());
-    else
-      maxhold_spans_kernel<1><<<unsigned(pre_tiles_), kThreads, 0, stream>>>(
-          s, d_blocks_.get() + n, d_spans_.get(), d_wide_.get(), d_counts_.get());
-    SWL_CUDA_CHECK_LAUNCH();
-  }
-  // How many per-pixel tiles and listed spans (once per geometry): the gather's near blocks,
-  // and whether it needs the pyramid.
-  int counts[2] = {0, 0};
+  // How many per-pixel tiles (once per geometry): the gather launch's first tile blocks.
+  int n_slow = 0;
   SWL_CUDA_CHECK(
-      cudaMemcpyAsync(counts, d_counts_.get(), sizeof counts, cudaMemcpyDeviceToHost, stream));
+      cudaMemcpyAsync(&n_slow, d_counts_.get(), sizeof n_slow, cudaMemcpyDeviceToHost, stream));
   SWL_CUDA_CHECK(cudaStreamSynchronize(stream));
-  n_slow_ = counts[0];
-  n_wide_ = counts[1];
+  n_slow_ = n_slow;
   setup_ = s;
   built_rows_ = tile_rows_;
-  built_pre_ = pre_tiles_;
   valid_ = true;
   return true;
 }
@@ -828,33 +641,26 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   }
   SWL_CHECK(d_pyramid != nullptr, "max-hold scan conversion needs a pyramid buffer");
   prepare(s, stream);
-  // With every per-pixel tile's spans precomputed, nothing reads the pyramid.
-  const bool use_pyr = pre_tiles_ == 0 || n_slow_ > pre_tiles_;
-  if (use_pyr)
-    launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream, pyramid_bins_needed(s));
+  launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream, pyramid_bins_needed(s));
   AzPyramid pyr;
   pyr.l1 = d_pyramid;
   pyr.l2 = d_pyramid + size_t(s.azimuths / kAzBlock1) * size_t(s.bins);
   const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
-  const long long n = (long long)bx * by;
+  const int n = bx * by;  // < 2^31: usable() bounds width and height by 2^20, tiles by 2^25
   GatherArgs g;
   g.offs = d_offs_.get();
   g.shapes = d_shapes_.get();
   g.recs = d_blocks_.get();
   g.ordered = d_blocks_.get() + n;
-  g.spans = d_spans_.get();
-  g.wide = d_wide_.get();
-  g.counts = d_counts_.get();
-  g.pre_tiles = pre_tiles_;
-  g.use_pyr = use_pyr;
-  g.raster = raster_;
   g.blocks_x = bx;
-  g.box = near_box(s);
   g.near_blocks = 0;  // set by launch_gather
+  g.n_slow = n_slow_;
+  g.n_tiles = n;
+  g.box = near_box(s);
   if (tile_rows_ == 64)
-    launch_gather<2>(s, d_polar, pyr, g, n, n_wide_, out, stream);
+    launch_gather<2>(s, d_polar, pyr, g, out, stream);
   else
-    launch_gather<1>(s, d_polar, pyr, g, n, n_wide_, out, stream);
+    launch_gather<1>(s, d_polar, pyr, g, out, stream);
 }
 
 MaxHoldTable::BlockCounts MaxHoldTable::block_counts(cudaStream_t stream) const {

@@ -159,6 +159,34 @@ __device__ __forceinline__ void copy_async_wait() {
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
+// Closes this thread's group of copies issued since the last commit (one group a staged
+// window), so that copy_async_wait_groups can wait for the older windows only.
+__device__ __forceinline__ void copy_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+// Waits until at most `pending` (0 .. 3) of this thread's newest groups are still in flight.
+__device__ __forceinline__ void copy_async_wait_groups(int pending) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  switch (pending) {
+    case 0:
+      asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+      break;
+    case 1:
+      asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+      break;
+    case 2:
+      asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+      break;
+    default:
+      asm volatile("cp.async.wait_group 3;\n" ::: "memory");
+      break;
+  }
+#else
+  (void)pending;
+#endif
+}
 
 // stage_window for a window whose first row a_lo lies in [0, azimuths) and that holds at most
 // a quarter of the azimuths (the max-hold table's records), without its divisions: 2^k

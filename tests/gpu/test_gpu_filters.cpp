@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -21,6 +20,7 @@
 #include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/stage_tables.hpp"
 #include "tests/support/gpu_skip.hpp"
+#include "tests/support/image_compare.hpp"
 
 namespace sweepline::gpu {
 namespace {
@@ -30,32 +30,10 @@ struct Named {
   Image8 img;
 };
 
-Image8 random_image(int w, int h, uint32_t seed) {
-  Image8 img(w, h);
-  std::mt19937 rng(seed);
-  for (auto& p : img.pixels) p = uint8_t(rng() & 0xFF);
-  return img;
-}
-
-// Speckle, a ramp, hard-edged rectangles, lines and isolated impulses.
-Image8 structured_image(int w, int h, uint32_t seed) {
-  Image8 img(w, h);
-  std::mt19937 rng(seed);
-  std::exponential_distribution<double> speckle(1.0 / 10.0);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      img.at(x, y) = uint8_t(std::min(255.0, speckle(rng) + 40.0 * x / w));
-  std::uniform_int_distribution<int> ux(0, w - 1), uy(0, h - 1);
-  for (int i = 0; i < 20; ++i) {
-    const int x0 = ux(rng), y0 = uy(rng), dx = 1 + int(rng() % 40), dy = 1 + int(rng() % 40);
-    const uint8_t v = uint8_t(120 + rng() % 136);
-    for (int y = y0; y < std::min(h, y0 + dy); ++y)
-      for (int x = x0; x < std::min(w, x0 + dx); ++x) img.at(x, y) = v;
-  }
-  for (int x = 0; x < w; ++x) img.at(x, h / 3) = 255;
-  for (int i = 0; i < 50; ++i) img.at(ux(rng), uy(rng)) = 255;
-  return img;
-}
+using test::count_diff;
+using test::max_diff;
+using test::random_image;
+using test::structured_image;
 
 Image8 checkerboard(int w, int h) {
   Image8 img(w, h);
@@ -73,20 +51,6 @@ std::vector<Named> images(int w, int h, uint32_t seed) {
 
 const std::vector<std::pair<int, int>> kSizes = {{16, 16},   {37, 23},   {128, 64}, {132, 70},
                                                  {301, 203}, {520, 130}, {96, 515}, {1024, 333}};
-
-int max_diff(const Image8& a, const Image8& b) {
-  if (a.width != b.width || a.height != b.height) return 999;
-  int m = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    m = std::max(m, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
-  return m;
-}
-
-size_t count_diff(const Image8& a, const Image8& b) {
-  size_t n = 0;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += a.pixels[i] != b.pixels[i];
-  return n;
-}
 
 // Runs `launch(d_in, out, stream)` on img and returns the device output.
 template <class Launch>
@@ -223,8 +187,8 @@ TEST(GpuFilters, TensorCoreGaussianMatchesCpuAndFused) {
         const std::vector<double> exact = exact_gaussian(n.img, wt);
         const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
                                  " radius " + std::to_string(r);
-        // Variants: 0 cp.async load, 1 synchronous load, 2 two weight slices (2^-16).
-        for (int variant : {0, 1, 2})
+        // Variants: 0 three weight slices (2^-23), 2 two (2^-16).
+        for (int variant : {0, 2})
           for (int rows : {64, 128}) {
             const Image8 mma = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
               cuda::launch_gaussian_mma(d, o, w, h, wt, s, rows, variant);
@@ -262,6 +226,15 @@ TEST(GpuFilters, FusedBilateralMatchesCpuAndTwoPass) {
           });
           EXPECT_EQ(striped, fused) << n.name << " " << w << "x" << h << " sigma_s " << sigma_s
                                     << " strip 3" << first_bad(striped, fused);
+          // The pair-shared kernel (variant 1), automatic and 3-tile strips.
+          const Image8 pairs = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+            cuda::launch_bilateral_fused(d, o, w, h, ws, wr, s, 0, 1);
+          });
+          const Image8 pairs3 = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+            cuda::launch_bilateral_fused(d, o, w, h, ws, wr, s, 3, 1);
+          });
+          EXPECT_EQ(pairs3, pairs) << n.name << " " << w << "x" << h << " sigma_s " << sigma_s
+                                   << " pair-shared strip 3" << first_bad(pairs3, pairs);
           const Image8 two = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
             cuda::DeviceBuffer<uint16_t> mid(size_t(w) * size_t(h));
             cuda::launch_bilateral_rows(d, mid.get(), w, h, ws, wr, s);
@@ -273,6 +246,9 @@ TEST(GpuFilters, FusedBilateralMatchesCpuAndTwoPass) {
                                    std::to_string(sigma_r);
           expect_close(fused, cpu_out, "fused vs cpu, " + what);
           expect_close(fused, two, "fused vs two-pass, " + what);
+          // The same sums term for term: expected identical to `fused`, checked as close.
+          expect_close(pairs, cpu_out, "pair-shared vs cpu, " + what);
+          expect_close(pairs, fused, "pair-shared vs fused, " + what);
         }
 }
 
@@ -340,7 +316,7 @@ TEST(GpuFilters, SmallCasesForSanitizers) {
                           }),
                    cpu_out, "gaussian strip 2");
       if (cuda::gaussian_mma_available())
-        for (int variant : {0, 1, 2})
+        for (int variant : {0, 2})
           for (int rows : {64, 128})
             expect_close(on_gpu(img,
                                 [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
@@ -356,6 +332,18 @@ TEST(GpuFilters, SmallCasesForSanitizers) {
                                                        bilateral_range_weights(30.0f), s, 2);
                         }),
                  cpu_out, "bilateral strip 2");
+    expect_close(
+        on_gpu(img,
+               [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                 cuda::launch_bilateral_fused(d, o, w, h, bilateral_spatial_weights(5.0f),
+                                              bilateral_range_weights(30.0f), s, 2, 1);
+               }),
+        [&] {
+          Image8 ref;
+          cpu::bilateral(pool, img, 5.0f, 30.0f, ref, scratch);
+          return ref;
+        }(),
+        "bilateral pair-shared sigma_s 5 strip 2");
     cpu::fft_enhance(pool, img, FftEnhanceParams{}, cpu_out);
     for (cuda::FftImpl impl : {cuda::FftImpl::Warp, cuda::FftImpl::Cufft}) {
       fft.set_impl(impl);

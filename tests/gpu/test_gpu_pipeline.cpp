@@ -14,24 +14,18 @@
 #include "gpu/stage_tables.hpp"
 #include "tests/pipeline/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
+#include "tests/support/image_compare.hpp"
 
 namespace sweepline::gpu {
 namespace {
 
+using test::count_diff;
+
+// The shared max_diff, the sizes also checked as expectations of their own.
 int max_diff(const Image8& a, const Image8& b) {
   EXPECT_EQ(a.width, b.width);
   EXPECT_EQ(a.height, b.height);
-  if (a.size() != b.size()) return 999;
-  int m = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    m = std::max(m, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
-  return m;
-}
-
-size_t count_diff(const Image8& a, const Image8& b) {
-  size_t n = 0;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += a.pixels[i] != b.pixels[i];
-  return n;
+  return test::max_diff(a, b);
 }
 
 struct Case {

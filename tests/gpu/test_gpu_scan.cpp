@@ -152,24 +152,17 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
       }
       cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
       EXPECT_EQ(count_diff(gpu.launch(ScanMode::MaxHold), want), 0u) << what << " direct";
-      // Precomputed per-pixel tiles: all of them (no pyramid), none (computed per frame, the
-      // widest screened in the near box), one (the rest computed per frame, pyramid built);
-      // tiles in the gather's order or in raster order (pre + 1000).
-      for (int rows : {32, 64})
-        for (int pre : {cuda::MaxHoldTable::kMaxPrecomputedTiles, 0, 1,
-                        1000 + cuda::MaxHoldTable::kMaxPrecomputedTiles, 1001}) {
-          cuda::MaxHoldTable table;
-          table.set_tile_rows(rows);
-          table.set_precomputed_tiles(pre % 1000);
-          table.set_raster_order(pre >= 1000);
-          const std::string how = " 32x" + std::to_string(rows) + " pre " + std::to_string(pre);
-          EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table" << how;
-          // The same table again, for the next frame.
-          EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " again" << how;
-          const auto c = table.block_counts(gpu.stream());
-          table_blocks += c.table;
-          per_pixel_blocks += c.per_pixel;
-        }
+      for (int rows : {32, 64}) {
+        cuda::MaxHoldTable table;
+        table.set_tile_rows(rows);
+        const std::string how = " 32x" + std::to_string(rows);
+        EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table" << how;
+        // The same table again, for the next frame.
+        EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " again" << how;
+        const auto c = table.block_counts(gpu.stream());
+        table_blocks += c.table;
+        per_pixel_blocks += c.per_pixel;
+      }
     }
   }
   // The geometries above must exercise both the table blocks and the per-pixel blocks.
@@ -192,8 +185,6 @@ TEST(GpuScan, TableFollowsGeometryAndFrameChanges) {
     h.width = step == 4 ? 700 : g.width;
     if (step == 5) h.bins = 512;
     table.set_tile_rows(step % 2 ? 64 : 32);
-    table.set_precomputed_tiles(step == 3 ? 0 : cuda::MaxHoldTable::kMaxPrecomputedTiles);
-    table.set_raster_order(step == 4);
     for (uint32_t seed : {61u, 62u}) {
       const PolarFrame f = testing::structured_frame(h.az, h.bins, h.range_m, seed + step);
       const ScanSetup s = setup_for(h, f);
@@ -220,20 +211,10 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   table.set_tile_rows(64);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "32x64";
   table.set_tile_rows(32);
-  for (int pre : {0, 1, 8}) {
-    table.set_precomputed_tiles(pre);
-    EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "precomputed tiles " << pre;
-  }
-  table.set_precomputed_tiles(cuda::MaxHoldTable::kMaxPrecomputedTiles);
-  table.set_raster_order(true);
-  EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "raster order";
-  table.set_raster_order(false);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
   const auto c = table.block_counts(gpu.stream());
   EXPECT_EQ(c.zero + c.table + c.per_pixel, 128 * 128);
   EXPECT_GT(c.table, 20 * c.per_pixel) << c.per_pixel << " per-pixel blocks";
-  // All of them fit the precomputed set: the full-size frame can take the path without pyramid.
-  EXPECT_LE(c.per_pixel, cuda::MaxHoldTable::kMaxPrecomputedTiles);
   EXPECT_GT(c.zero, 0);
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u);
@@ -267,13 +248,12 @@ TEST(GpuScan, SurfaceOutputEqualsImage) {
   cudaSurfaceObject_t surf = 0;
   ASSERT_EQ(cudaCreateSurfaceObject(&surf, &rd), cudaSuccess);
   cuda::MaxHoldTable table;
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < 4; ++k) {
     const cuda::Out8 out{d_out.get(), surf};
     ASSERT_EQ(cudaMemsetAsync(d_out.get(), 0xA5, d_out.size(), stream.get()), cudaSuccess);
     if (k < 3) {
       cuda::launch_scan(s, d_polar.get(), ScanMode(k), out, d_pyr.get(), stream.get());
-    } else {  // the table: every per-pixel tile precomputed, none, one
-      table.set_precomputed_tiles(k == 3 ? cuda::MaxHoldTable::kMaxPrecomputedTiles : k - 4);
+    } else {  // the table
       table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get());
     }
     ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);

@@ -6,37 +6,18 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <random>
 
 #include "gpu/cpu_stages.hpp"
 #include "gpu/stage_tables.hpp"
+#include "tests/support/image_compare.hpp"
 
 namespace sweepline::gpu {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-Image8 random_image(int w, int h, uint32_t seed) {
-  Image8 img(w, h);
-  std::mt19937 rng(seed);
-  for (auto& p : img.pixels) p = uint8_t(rng() & 0xFF);
-  return img;
-}
-
-// Dark background with bright rectangles, a line and isolated dots: edges for the filters.
-Image8 structured_image(int w, int h, uint32_t seed) {
-  Image8 img(w, h, 10);
-  std::mt19937 rng(seed);
-  for (int i = 0; i < 12; ++i) {
-    const int x0 = int(rng() % unsigned(w)), y0 = int(rng() % unsigned(h));
-    const int v = 120 + int(rng() % 136);
-    for (int y = y0; y < std::min(h, y0 + 1 + int(rng() % 20)); ++y)
-      for (int x = x0; x < std::min(w, x0 + 1 + int(rng() % 20)); ++x) img.at(x, y) = uint8_t(v);
-  }
-  for (int x = 0; x < w; ++x) img.at(x, h / 2) = 255;
-  for (int i = 0; i < 30; ++i) img.at(int(rng() % unsigned(w)), int(rng() % unsigned(h))) = 250;
-  return img;
-}
+using test::random_image;
+using test::structured_image;  // speckle, a ramp, rectangles, lines, impulses: edges
 
 int max_abs_diff(const Image8& a, const std::vector<int>& b) {
   int m = 0;
