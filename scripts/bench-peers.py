@@ -89,13 +89,20 @@ def main():
     import scipy.ndimage as ndi
 
     ours = json.load(open(args.bench_json))
-    fast = {}
+    # fast: the whole frame (labels, numbering, statistics); nostats: bench_ccl's fast_nostats
+    # rows (labels and numbering only, like for like with cupyx, which computes no statistics).
+    fast, nostats = {}, {}
     for row in ours.get("random", []):
+        key = ("random_%.2f" % row.get("density", 0), row["connectivity"])
         if row["algorithm"] == "fast" and row["size"] == 4096:
-            fast[("random_%.2f" % row["density"], row["connectivity"])] = row["median_ms"]
+            fast[key] = row["median_ms"]
+        if row["algorithm"] == "fast_nostats" and row["size"] == 4096:
+            nostats[key] = row["median_ms"]
     for row in ours.get("test_images", []):
         if row["algorithm"] == "fast" and row["size"] == 4096:
             fast[(row["image"], row["connectivity"])] = row["median_ms"]
+        if row["algorithm"] == "fast_nostats" and row["size"] == 4096:
+            nostats[(row["image"], row["connectivity"])] = row["median_ms"]
     for row in ours.get("radar", []):
         if row["algorithm"] == "fast":
             fast[("vessels_%d" % row["vessels"], 8)] = row["median_ms"]
@@ -147,6 +154,12 @@ def main():
             f = fast.get((name, conn))
             if f:
                 rec["fast%d_ms" % conn] = f
+            g = nostats.get((name, conn))
+            if g:
+                rec["fast%d_nostats_ms" % conn] = g
+                if "cupyx_label%d_ms" % conn in rec:
+                    rec["ratio_cupyx%d_over_fast%d_nostats" % (conn, conn)] = (
+                        rec["cupyx_label%d_ms" % conn] / g)
         f8 = rec.get("fast8_ms")
         if f8:
             if "cv2_stats8_ms" in rec:
@@ -165,6 +178,13 @@ def main():
             name, entry["count8"], entry["count4"], rec.get("cv2_stats8_ms", float("nan")),
             rec.get("cupyx_label8_ms", float("nan")), rec.get("fast8_ms", float("nan")),
             "agree" if ok else "DISAGREE"), flush=True)
+        nan = float("nan")
+        print("%-14s cupyx/fast (with stats / labels only): 8-conn %5.1fx / %5.1fx  "
+              "4-conn %5.1fx / %5.1fx" % (
+                  name, rec.get("ratio_cupyx8_over_fast8", nan),
+                  rec.get("ratio_cupyx8_over_fast8_nostats", nan),
+                  rec.get("ratio_cupyx4_over_fast4", nan),
+                  rec.get("ratio_cupyx4_over_fast4_nostats", nan)), flush=True)
     out["all_agree"] = bool(all_ok)
     if args.json:
         with open(args.json, "w") as f:

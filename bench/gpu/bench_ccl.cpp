@@ -2,7 +2,9 @@
 // papers' workloads -- random images of density 0.1..0.9 (paper 001 Tables 1-2), the spirals and
 // stars test images at 512..4096 (paper 001), radar-like frames with 50 and 1869 vessels per phase
 // with Alg. 6 / Alg. 7 / atomic boxes (paper 000 Table 1). The timed span of `fast` is the whole
-// frame: threshold, labels, consecutive numbering and statistics.
+// frame: threshold, labels, consecutive numbering and statistics; a `fast_nostats` row next to
+// each `fast` one times labels and consecutive numbering alone (like for like with label-only
+// peers such as cupyx.scipy.ndimage.label).
 // Usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] [--max-reps N] [--quick]
 //                  [--fast-only] [--only SPEC] [--conn 4|8]
 //   --only SPEC / --conn N keep only the images whose spec contains SPEC / that connectivity (to
@@ -128,6 +130,7 @@ class Bench {
   }
   size_t scratch() const { return lab_.scratch_bytes(); }
   void profile(bool on) { lab_.set_profile_stages(on); }
+  void statistics(bool on) { lab_.set_statistics(on); }
 
  private:
   cudaStream_t s_ = nullptr;
@@ -238,9 +241,24 @@ int main(int argc, char** argv) {
       arr.push_back(j);
       if (count >= 0 && m.count != count) all_agree = false;
       count = m.count;
-      std::printf("%-28s conn %d %-10s %10.3f ms  (%d reps, %d components)\n",
+      std::printf("%-28s conn %d %-12s %10.3f ms  (%d reps, %d components)\n",
                   base.dump().substr(0, 28).c_str(), p.connectivity, ccl::to_string(alg),
                   m.median_ms, m.reps, m.count);
+      std::fflush(stdout);
+      if (alg != ccl::Algorithm::Fast) continue;
+      // Like for like with label-only peers (cupyx): `fast` without statistics (labels and
+      // consecutive ids only), an extra row next to the whole frame's, which stays the figure.
+      bench.statistics(false);
+      Measure ms = bench.run(p, o);
+      bench.statistics(true);
+      ordered_json jn = base;
+      jn["algorithm"] = "fast_nostats";
+      jn.update(to_json(ms));
+      arr.push_back(jn);
+      if (ms.count != count) all_agree = false;
+      std::printf("%-28s conn %d %-12s %10.3f ms  (%d reps, %d components)\n",
+                  base.dump().substr(0, 28).c_str(), p.connectivity, "fast_nostats", ms.median_ms,
+                  ms.reps, ms.count);
       std::fflush(stdout);
     }
   };

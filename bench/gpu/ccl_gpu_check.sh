@@ -6,6 +6,8 @@
 #   CHECK_VARIANTS (';'-separated) repeats the tests and sanitizers under other variants; NCU
 #   profiles single kernels (see below).
 #   FULL=1 also runs the whole bench_ccl (every algorithm, --json $OUT/bench_ccl.json).
+#   PEERS=1: the default bench saves its images and scripts/bench-peers.py times cupyx on them
+#   (no cv2 timing; peers.json, peers.log), ratios with and without statistics.
 set -u
 DEST=${OUT:-$PWD/gpu-out}
 B=${B:-/tmp/build-ccl-gpu}
@@ -20,6 +22,8 @@ finish() {
   return 0
 }
 trap finish EXIT
+RF_DEFAULT=GpuCclSmall.FastAcrossTileBorders:GpuCclSmall.FastManyComponentsPerTile
+RF_DEFAULT+=:GpuCclSmall.FastWithoutStatistics
 . "$(dirname "$0")/gpu_env.sh"  # the carried packages ($deps), step, swl_build
 swl_begin
 swl_device_txt "$OUT/device.txt"
@@ -38,9 +42,18 @@ if [ -x "$BC" ]; then
     name=${v:-default}
     name=${name//[^A-Za-z0-9_]/_}
     step "bench $name"
-    env $v timeout 150 "$BC" --quick --fast-only --budget-ms "${BUDGET_MS:-150}" \
+    save=()
+    [ "${PEERS:-0}" = 1 ] && [ -z "$v" ] && save=(--save-images /tmp/ccl-images)
+    env $v timeout 150 "$BC" --quick --fast-only --budget-ms "${BUDGET_MS:-150}" "${save[@]}" \
       --json "$OUT/fast_$name.json" > "$OUT/bench_$name.log" 2>&1
     step "bench $name rc=$?"
+    if [ ${#save[@]} -gt 0 ]; then
+      step "peers"
+      timeout "${PEERS_S:-150}" python3 scripts/bench-peers.py /tmp/ccl-images \
+        "$OUT/fast_$name.json" --no-cv2-timing --reps "${PEER_REPS:-5}" --json "$OUT/peers.json" \
+        > "$OUT/peers.log" 2>&1
+      step "peers rc=$?"
+    fi
   done
   if [ "${FULL:-0}" = 1 ]; then
     step "bench full"
@@ -55,7 +68,7 @@ if [ -x "$T" ] && [ "${SANITIZE:-1}" = 1 ]; then
   timeout 150 "$CS" --tool memcheck --error-exitcode 3 "$T" --gtest_filter="$F" \
     > "$OUT/memcheck.log" 2>&1
   step "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
-  RF=${RACECHECK_FILTER:-GpuCclSmall.FastAcrossTileBorders:GpuCclSmall.FastManyComponentsPerTile}
+  RF=${RACECHECK_FILTER:-$RF_DEFAULT}
   for v in "" ${RACECHECK_VARIANTS:-}; do
     step "racecheck ${v:-default}"
     env $v timeout 120 "$CS" --tool racecheck --error-exitcode 3 "$T" --gtest_filter="$RF" \
@@ -68,7 +81,7 @@ fi
 # racecheck on RACECHECK_FILTER again under each variant's environment.
 if [ -x "$T" ] && [ -n "${CHECK_VARIANTS:-}" ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  RF=${RACECHECK_FILTER:-GpuCclSmall.FastAcrossTileBorders:GpuCclSmall.FastManyComponentsPerTile}
+  RF=${RACECHECK_FILTER:-$RF_DEFAULT}
   IFS=';' read -ra cvars <<< "$CHECK_VARIANTS"
   for v in "${cvars[@]}"; do
     n=${v//[^A-Za-z0-9_]/_}

@@ -48,6 +48,7 @@ struct CclState {
   DeviceArray<uint8_t> blob;
   int64_t capacity_limit = kDefaultCapacity;
   bool profile = false;
+  bool stats = true;
   StageEvents events;
   // The frame as last enqueued.
   cudaStream_t stream = nullptr;
@@ -63,6 +64,7 @@ struct CclState {
     int conn = 0;
     int64_t min_area = 0, max_area = 0;
     int w = 0, h = 0;
+    bool stats = true;
     cudaStream_t stream = nullptr;
     bool operator==(const Key&) const = default;
   } key;
@@ -109,7 +111,7 @@ struct CclState {
     // `fast` keeps its segment offsets in block_counts and its border bits in newid (both free
     // until the area filter, which runs after them).
     n.seg_nblocks = (n.segs + 31) / 32;
-    block_counts.reset(size_t(std::max({n.blocks, n.id_blocks, n.segs + n.seg_nblocks})));
+    block_counts.reset(size_t(std::max({n.blocks, n.id_blocks, n.segs + 2 * n.seg_nblocks})));
     newid.reset(size_t(std::max(n.capacity, n.words)));
     keep_bits.reset(size_t(id_words));
     blob.reset(blob_bytes);
@@ -124,6 +126,7 @@ struct CclState {
     n.bord_bits = newid.p;
     n.seg_offsets = block_counts.p;
     n.seg_blocks = block_counts.p + n.segs;
+    n.seg_scan = n.seg_blocks + n.seg_nblocks;
     n.keep_bits = keep_bits.p;
     n.blob = blob.p;
     n.blob_bytes = blob_bytes;
@@ -183,6 +186,10 @@ void CclLabeller::set_profile_stages(bool on) {
   s_->profile = on;
   s_->drop_graph();
 }
+void CclLabeller::set_statistics(bool on) {
+  s_->stats = on;
+  s_->drop_graph();
+}
 void CclLabeller::set_statistics_capacity_limit(int64_t limit) {
   s_->capacity_limit = std::max<int64_t>(1, limit);
   s_->ws = {};  // reallocate at the next label()
@@ -214,6 +221,8 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
     ev.mark("fill_holes", stream);
   }
   const bool filter = params.min_area > 0 || params.max_area > 0;
+  SWL_CHECK(s.stats || !filter, "CUDA labelling: an area filter needs the statistics");
+  ws.with_stats = s.stats || params.algorithm != ccl::Algorithm::Fast;
   switch (params.algorithm) {
     case ccl::Algorithm::Fast: {
       // The whole frame as one graph: captured once per (buffers, parameters), then replayed.
@@ -221,9 +230,16 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
       CCL_CUDA_CHECK(cudaStreamIsCapturing(stream, &st));
       bool use_graph = stream != nullptr && st == cudaStreamCaptureStatusNone && !s.profile;
       if (use_graph) {
-        CclState::Key k{
-            img,   d_intensity, thr,   params.connectivity, params.min_area, params.max_area,
-            width, height,      stream};
+        CclState::Key k{img,
+                        d_intensity,
+                        thr,
+                        params.connectivity,
+                        params.min_area,
+                        params.max_area,
+                        width,
+                        height,
+                        s.stats,
+                        stream};
         if (!s.graph || !(k == s.key)) {
           s.drop_graph();
           cudaGraph_t g = nullptr;
@@ -323,7 +339,9 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
         cudaMemcpy(r.labels.pixels.data(), ws.labels, size_t(ws.n) * 4, cudaMemcpyDeviceToHost));
     have_labels = true;
   };
-  if (n <= ws.capacity) {
+  if (!ws.with_stats) {
+    r.count = int32_t(n);  // labels and ids only (set_statistics(false))
+  } else if (n <= ws.capacity) {
     std::vector<uint32_t> a(n), x0(n), x1(n), y0(n), y1(n), pk(n);
     std::vector<unsigned long long> sw(n), swx(n), swy(n);
     auto get = [&](auto& v, const auto* d) {

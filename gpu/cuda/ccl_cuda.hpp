@@ -49,6 +49,10 @@ class CclLabeller {
   // For benchmarks: run `fast` without its graph, with an event after each kernel group, so
   // stage_times() breaks the frame down (slower: launch gaps are included).
   void set_profile_stages(bool on);
+  // For benchmarks: `fast` without statistics (labels and consecutive ids 1..n only, as
+  // cupyx.scipy.ndimage.label gives). fetch() then returns the count and the label image, no
+  // components; label() refuses an area filter. Other algorithms still compute statistics.
+  void set_statistics(bool on);
   // For tests: a smaller statistics capacity, to exercise the overflow path.
   void set_statistics_capacity_limit(int64_t limit);
 

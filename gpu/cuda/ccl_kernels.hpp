@@ -75,7 +75,10 @@ struct Workspace {
   uint32_t* bord_bits = nullptr;    // per word: tile roots of components touching another tile
   uint32_t* seg_offsets = nullptr;  // per segment: roots before it in its block of 32 segments
   uint32_t* seg_blocks = nullptr;   // per block of 32 segments: roots, then exclusive offsets
+  uint32_t* seg_scan = nullptr;     // per block of 32 segments: exclusive offsets (fused scan)
   int64_t seg_nblocks = 0;
+  // `fast` (tiled) only: false skips the statistics (labels and ids 1..n only; benchmarks).
+  bool with_stats = true;
 };
 
 // `fast` tiles: 32 rows x 8 words (256 pixels), one thread per word.

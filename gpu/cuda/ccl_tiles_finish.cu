@@ -1,11 +1,12 @@
 // `fast`, tiled, second half: consecutive ids and statistics without a forest walk per pixel and
 // without global atomics for components that stay inside one tile.
 //
-// - The block totals of tile_roots_kernel are scanned (one small block): the id of a root is its
-//   block's offset + its segment's prefix in the block + roots of earlier words of the segment +
-//   its rank in its word, so ids follow raster order, 1..n.
-// - border_init_kernel: identities for the statistics of components that span tiles (the only
-//   ones accumulated with global atomics).
+// - The block totals of tile_roots_kernel are scanned: the id of a root is its block's offset +
+//   its segment's prefix in the block + roots of earlier words of the segment + its rank in its
+//   word, so ids follow raster order, 1..n.
+// - border_scan_kernel (rows of whole tiles, as 4096 wide; else the scan kernel and then
+//   border_init_kernel): each block its offset (the scan, fused) and identities for the
+//   statistics of components that span tiles (the only ones accumulated with global atomics).
 // - tile_finish_kernel: per tile, reads back the local roots (int16, written by the labelling
 //   into the label image's own tile region), numbers the tile's local components ("slots"),
 //   accumulates each row run into its slot (shared-memory atomics, closed forms without an
@@ -58,7 +59,11 @@ __device__ __forceinline__ uint32_t root_id(const uint32_t* __restrict__ root_bi
                                             int tiles_x, int y, int x, int b) {
   const int64_t row = int64_t(y) * wpr;
   uint32_t id = seg_offset(seg_local, seg_blocks, int64_t(y) * tiles_x + x / kTileWords);
-  for (int j = (x / kTileWords) * kTileWords; j < x; ++j) id += __popc(root_bits[row + j]);
+  const int j0 = (x / kTileWords) * kTileWords;
+  // Unrolled and predicated: the loads of the earlier words of the segment are independent.
+#pragma unroll
+  for (int j = 0; j < kTileWords - 1; ++j)
+    if (j0 + j < x) id += __popc(root_bits[row + j0 + j]);
   return id + __popc(root_bits[row + x] & ((1u << b) - 1u)) + 1u;
 }
 
@@ -89,9 +94,80 @@ __global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
   }
 }
 
+// Frames whose rows are whole tiles wide (wpr % kTileWords == 0; 256 threads, one per word):
+// block b's words are exactly segment block b, so the scan of the segment block totals is done
+// here (no separate scan kernel): block b sums the totals of the blocks before it (at most
+// kMaxFusedBlocks), writes its offset to seg_scan[b] (the last block also the component count),
+// then with kInit the identities of its border roots as border_init_kernel.
+constexpr int64_t kMaxFusedBlocks = 4096;
+template <bool kInit>
+__global__ void __launch_bounds__(256)
+    border_scan_kernel(const uint32_t* __restrict__ root_bits,
+                       const uint32_t* __restrict__ bord_bits,
+                       const uint32_t* __restrict__ seg_local,
+                       const uint32_t* __restrict__ seg_totals, uint32_t* seg_scan, int32_t* total,
+                       int wpr, int64_t words, int64_t nblocks, Stats st, int64_t capacity,
+                       bool weighted) {
+  __shared__ uint32_t s_part[8];
+  const int64_t b = blockIdx.x;
+  const int lane = int(threadIdx.x) & 31;
+  uint32_t part = 0;
+  for (int64_t i0 = 0; i0 < b; i0 += 2048) {
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int64_t i = i0 + threadIdx.x + 256 * k;
+      if (i < b) part += seg_totals[i];
+    }
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) part += __shfl_xor_sync(kFull, part, off);
+  if (lane == 0) s_part[threadIdx.x / 32] = part;
+  __syncthreads();
+  uint32_t offset = 0;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) offset += s_part[i];
+  if (threadIdx.x == 0) {
+    seg_scan[b] = offset;
+    if (b == nblocks - 1) *total = int32_t(offset + seg_totals[b]);
+  }
+  if (!kInit) return;
+  const int64_t gw = b * 256 + threadIdx.x;
+  const bool valid = gw < words;
+  const uint32_t rb = valid ? root_bits[gw] : 0u;
+  uint32_t m = valid ? bord_bits[gw] & rb : 0u;
+  // Roots of the segment's earlier words: a scan over its kTileWords lanes.
+  const uint32_t c = __popc(rb);
+  uint32_t inc = c;
+  const int sub = int(threadIdx.x) % kTileWords;
+#pragma unroll
+  for (int off = 1; off < kTileWords; off *= 2) {
+    const uint32_t o = __shfl_up_sync(kFull, inc, off, kTileWords);
+    if (sub >= off) inc += o;
+  }
+  if (!m) return;
+  const int y = int(gw / wpr);
+  const uint32_t before = offset + seg_local[gw / kTileWords] + inc - c;
+  while (m) {
+    const int bit = __ffs(m) - 1;
+    m &= m - 1;
+    const uint32_t id = before + __popc(rb & ((1u << bit) - 1u)) + 1u;
+    if (int64_t(id) > capacity) continue;
+    const uint32_t k = id - 1;
+    reset_stats_slot(st, k, weighted);
+    st.ymin[k] = uint32_t(y);
+  }
+}
+
 // Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly,
 // its runs and its local roots; warp k writes word column k's labels row by row.
-template <bool kWeighted, bool kFour>
+// kStats = false: labels and ids only (no statistics, no border identities). Without an
+// intensity image a slot's area and sum of local y share one 32-bit word (area <= 8192 above bit
+// kYBits, sum of y < 2^kYBits: no carry), one shared atomic fewer a run.
+constexpr int kYBits = 18;
+static_assert(kTilePixels * (kTileRows - 1) < (1 << kYBits) &&
+                  (uint64_t(kTilePixels) << kYBits) < (uint64_t(1) << 32),
+              "packed area and sum of y");
+template <bool kWeighted, bool kFour, bool kStats = true>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFour ? 4 : 3))
     tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
                        const uint32_t* __restrict__ on_bits, const uint32_t* __restrict__ root_bits,
@@ -100,6 +176,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
                        const uint32_t* __restrict__ seg_blocks,
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
                        Stats st, int64_t capacity) {
+  constexpr bool kPack = !kWeighted;
   constexpr int S = kSlots<kWeighted, kFour>;
   extern __shared__ __align__(16) unsigned char smem[];
   int16_t* s_loc = reinterpret_cast<int16_t*>(smem);  // local root, then encoded slot at roots
@@ -111,7 +188,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
   uint32_t* s_id = s_warp + 8;  // id | kBorderFlag
   uint32_t* s_sw = s_id + S;
   uint32_t* s_swx = s_sw + S;   // local x, weighted
-  uint32_t* s_swy = s_swx + S;  // local y, weighted
+  uint32_t* s_swy = s_swx + S;  // local y, weighted (in s_sw when kPack)
   uint32_t* s_xmn = s_swy + S;
   uint32_t* s_xmx = s_xmn + S;
   uint32_t* s_ymx = s_xmx + S;
@@ -222,13 +299,15 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
             s_ymx[q] = kPending;
           }
           s_id[q] = id | (((bb >> b) & 1u) ? kBorderFlag : 0u);
-          s_sw[q] = 0;
-          s_swx[q] = 0;
-          s_swy[q] = 0;
-          s_xmn[q] = 0xffffffffu;
-          s_xmx[q] = 0;
           if ((rb >> b) & 1u) s_ymx[q] = 0;
-          if (kWeighted) {
+          if (kStats) {
+            s_sw[q] = 0;
+            s_swx[q] = 0;
+            s_swy[q] = 0;
+            s_xmn[q] = 0xffffffffu;
+            s_xmx[q] = 0;
+          }
+          if (kWeighted && kStats) {
             s_area[q] = 0;
             s_pk[q] = 0;
           }
@@ -254,14 +333,18 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
     // registers; each change of component flushes with shared-memory atomics, and when every
     // thread of the warp (4 rows x 8 words) ends on the same component, their last sums are
     // reduced across the warp first (a large component's runs become one set of atomics).
-    {
+    if (kStats) {
       int cur = -1;
       uint32_t a_sw = 0, a_swx = 0, a_n = 0, a_xmn = 0, a_xmx = 0, a_pk = 0;
       auto flush = [&](int q, uint32_t sw, uint32_t swx, uint32_t swy, uint32_t n, uint32_t xmn,
                        uint32_t xmx, uint32_t ymx, uint32_t pk) {
-        atomicAdd(s_sw + q, sw);
+        if (kPack) {
+          atomicAdd(s_sw + q, (sw << kYBits) + swy);
+        } else {
+          atomicAdd(s_sw + q, sw);
+          atomicAdd(s_swy + q, swy);
+        }
         atomicAdd(s_swx + q, swx);
-        atomicAdd(s_swy + q, swy);
         atomicMin(s_xmn + q, xmn);
         atomicMax(s_xmx + q, xmx);
         atomicMax(s_ymx + q, ymx);
@@ -360,7 +443,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
     // warp holding a component adds up the slots of the other lanes holding it and alone goes
     // to the global atomics: a component that enters the tile many times (near the percolation
     // threshold) costs one set of atomics a warp instead of one a piece.
-    for (int qb = 0; qb < nq; qb += kTileThreads) {
+    for (int qb = 0; qb < (kStats ? nq : 0); qb += kTileThreads) {
       const int q = qb + int(threadIdx.x);
       const bool valid = q < nq;
       const uint32_t e = valid ? s_id[q] : 0u;
@@ -380,9 +463,15 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
       uint32_t l_area = 0, l_pk = 0;
       for (unsigned m = border ? same : 1u << lane; m; m &= m - 1) {
         const int qj = q - lane + __ffs(m) - 1;
-        l_sw += s_sw[qj];
+        if (kPack) {
+          const uint32_t v = s_sw[qj];
+          l_sw += v >> kYBits;
+          l_swy += v & ((1u << kYBits) - 1u);
+        } else {
+          l_sw += s_sw[qj];
+          l_swy += s_swy[qj];
+        }
         l_swx += s_swx[qj];
-        l_swy += s_swy[qj];
         l_xmn = min(l_xmn, s_xmn[qj]);
         l_xmx = max(l_xmx, s_xmx[qj]);
         l_ymx = max(l_ymx, s_ymx[qj]);
@@ -442,17 +531,18 @@ bool finish_four_enabled() {
   return on;
 }
 
+template <class K>
+void allow_shared(K kernel, size_t bytes) {
+  CCL_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
 void tiled_prepare() {
   static const bool done = [] {
-    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<false, false>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        int(kFinishShared<false>)));
-    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<false, true>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        int(kFinishShared<false, true>)));
-    CCL_CUDA_CHECK(cudaFuncSetAttribute(tile_finish_kernel<true, false>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        int(kFinishShared<true>)));
+    allow_shared(tile_finish_kernel<false, false>, kFinishShared<false>);
+    allow_shared(tile_finish_kernel<false, true>, kFinishShared<false, true>);
+    allow_shared(tile_finish_kernel<false, true, false>, kFinishShared<false, true>);
+    allow_shared(tile_finish_kernel<true, false>, kFinishShared<true>);
     return true;
   }();
   (void)done;
@@ -460,26 +550,41 @@ void tiled_prepare() {
 
 void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
                   StageEvents* ev) {
-  scan_block_counts(ws.seg_blocks, ws.seg_blocks, ws.seg_nblocks, ws.count, stream);
   const bool weighted = d_intensity != nullptr;
-  border_init_kernel<<<blocks_for(ws.words, 256), 256, 0, stream>>>(
-      ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks, ws.wpr, ws.tiles_x, ws.words,
-      ws.stats, ws.capacity, weighted);
-  CCL_CUDA_CHECK(cudaGetLastError());
+  // Whole-tile rows: the segment scan inside the border identities' kernel (one launch fewer).
+  const bool fused = ws.wpr % kTileWords == 0 && ws.seg_nblocks == blocks_for(ws.words, 256) &&
+                     ws.seg_nblocks <= kMaxFusedBlocks;
+  const uint32_t* seg_blocks = fused ? ws.seg_scan : ws.seg_blocks;
+  if (fused) {
+    auto kernel = ws.with_stats ? border_scan_kernel<true> : border_scan_kernel<false>;
+    kernel<<<int(ws.seg_nblocks), 256, 0, stream>>>(
+        ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks, ws.seg_scan, ws.count, ws.wpr,
+        ws.words, ws.seg_nblocks, ws.stats, ws.capacity, weighted);
+    CCL_CUDA_CHECK(cudaGetLastError());
+  } else {
+    scan_block_counts(ws.seg_blocks, ws.seg_blocks, ws.seg_nblocks, ws.count, stream);
+    if (ws.with_stats) {
+      border_init_kernel<<<blocks_for(ws.words, 256), 256, 0, stream>>>(
+          ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks, ws.wpr, ws.tiles_x, ws.words,
+          ws.stats, ws.capacity, weighted);
+      CCL_CUDA_CHECK(cudaGetLastError());
+    }
+  }
   if (ev) ev->mark("numbering", stream);
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
-  if (weighted)
-    tile_finish_kernel<true, false><<<tiles, kTileThreads, kFinishShared<true>, stream>>>(
-        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
-        d_intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
-  else if (finish_four_enabled())
-    tile_finish_kernel<false, true><<<tiles, kTileThreads, kFinishShared<false, true>, stream>>>(
-        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
-        nullptr, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+  auto launch = [&](auto kernel, size_t shared, const uint8_t* intensity) {
+    kernel<<<tiles, kTileThreads, shared, stream>>>(
+        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, seg_blocks,
+        intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+  };
+  if (!ws.with_stats)
+    launch(tile_finish_kernel<false, true, false>, kFinishShared<false, true>, nullptr);
+  else if (weighted)
+    launch(tile_finish_kernel<true, false>, kFinishShared<true>, d_intensity);
+  else if (!finish_four_enabled())
+    launch(tile_finish_kernel<false, false>, kFinishShared<false>, nullptr);
   else
-    tile_finish_kernel<false, false><<<tiles, kTileThreads, kFinishShared<false>, stream>>>(
-        ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, ws.seg_blocks,
-        nullptr, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+    launch(tile_finish_kernel<false, true>, kFinishShared<false, true>, nullptr);
   CCL_CUDA_CHECK(cudaGetLastError());
   if (ev) ev->mark("labels_stats", stream);
 }

@@ -253,6 +253,61 @@ TEST(GpuCclSmall, StatisticsOverflowFallsBackToTheHost) {
 #endif
 }
 
+TEST(GpuCclSmall, FastWithoutStatistics) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  // set_statistics(false): the same label image (ids 1..n in raster order) and count, no
+  // components; switching back gives the statistics again. Widths: rows of whole tiles (768)
+  // and not (611).
+  const int w = 768, h = 203;
+  std::vector<std::pair<std::string, Image8>> imgs;
+  for (int iw : {611, w}) {
+    for (const char* spec : {"random:0.3", "random:0.5", "random:0.6"})
+      imgs.push_back(
+          {std::string(spec) + " " + std::to_string(iw), sim::make_test_image(spec, iw, h, 21)});
+    imgs.push_back({"checker1 " + std::to_string(iw), test::checkerboard(iw, h, 1)});
+  }
+  uint8_t* d_img = nullptr;
+  uint8_t* d_in = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), size_t(w) * h), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_in), size_t(w) * h), cudaSuccess);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  {
+    gpu::cuda::CclLabeller lab;
+    for (const auto& [name, img] : imgs) {
+      cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
+      Image8 in = test::random_intensity(img.width, h, 23);
+      cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
+      for (int conn : {4, 8})
+        for (bool weighted : {false, true}) {
+          ccl::LabelParams p;
+          p.connectivity = conn;
+          const uint8_t* di = weighted ? d_in : nullptr;
+          auto want = oracle_label(img, p, weighted ? &in : nullptr);
+          const std::string t = tag(name + (weighted ? " weighted" : ""), p.algorithm, conn);
+          lab.set_statistics(false);
+          lab.label(d_img, di, img.width, h, p, s);
+          auto got = lab.fetch(true);
+          EXPECT_EQ(size_t(got.count), want.components.size()) << t;
+          EXPECT_TRUE(got.components.empty()) << t;
+          EXPECT_TRUE(got.labels == want.labels) << t << ": label images differ";
+          lab.set_statistics(true);
+          lab.label(d_img, di, img.width, h, p, s);
+          expect_equal_to_oracle(lab.fetch(true), want, t + " stats again");
+        }
+    }
+    ccl::LabelParams p;
+    p.min_area = 2;
+    lab.set_statistics(false);
+    EXPECT_ANY_THROW(lab.label(d_img, nullptr, w, h, p, s));
+  }
+  cudaStreamDestroy(s);
+  cudaFree(d_img);
+  cudaFree(d_in);
+#endif
+}
+
 TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
