@@ -155,6 +155,13 @@ int main(int argc, char** argv) {
                                                      s));
                     }),
                     64.0 * kSize, 0, -1, "1/64 of a rotation"});
+    // Bilinear as the pipeline runs it: through the frame's CUDA array (tex2Dgather), which the
+    // pipeline updates with the uploaded rows in its upload stage (rows of their own below).
+    sc::PolarTexture tex;
+    tex.update(d_polar.get(), kSize, kSize, 0, kSize, s);
+    sc::ScanOptions to;
+    to.polar_tex = tex.texture();
+    to.tile_rows = sc::kBilinearTextureTileRows;
     const sg::ScanMode modes[3] = {sg::ScanMode::Nearest, sg::ScanMode::Bilinear,
                                    sg::ScanMode::MaxHold};
     for (sg::ScanMode m : modes)
@@ -162,9 +169,54 @@ int main(int argc, char** argv) {
           {std::string("scan ") + sg::to_string(m) +
                (m == sg::ScanMode::MaxHold ? ", direct (no span table)" : ""),
            timer.median_ms([&] {
-             sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);
+             sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0}, d_pyr.get(), s,
+                             m == sg::ScanMode::Bilinear ? to : sc::ScanOptions{});
            }),
-           2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1, "polar read + image write"});
+           2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1,
+           m == sg::ScanMode::Bilinear
+               ? "texture gathers from the CUDA array (32x" + std::to_string(to.tile_rows) +
+                     "-pixel blocks; kernel only, the array updated in upload)"
+               : std::string("polar read + image write")});
+    {
+      sc::ScanOptions other = to;
+      other.tile_rows = 96 - to.tile_rows;
+      rows.push_back(
+          {"scan bilinear (texture, 32x" + std::to_string(other.tile_rows) + "-pixel blocks)",
+           timer.median_ms([&] {
+             sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                             sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, other);
+           }),
+           2 * img, 0, -1, "the other block height"});
+      rows.push_back({"scan bilinear (byte loads, no texture)", timer.median_ms([&] {
+                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);
+                      }),
+                      2 * img, 0, -1, "4 byte loads a pixel from the linear frame (cfar's mask)"});
+      sc::ScanOptions v1;
+      v1.bilinear_v1 = true;
+      rows.push_back({"scan bilinear (2026-11-23 kernel)", timer.median_ms([&] {
+                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, v1);
+                      }),
+                      2 * img, 0, -1, "before: byte loads, int-float conversions"});
+      rows.push_back({"polar texture update, 64 rows (d2d into the array)",
+                      timer.median_ms([&] { tex.update(d_polar.get(), kSize, kSize, 100, 64, s); }),
+                      2 * 64.0 * kSize, 0, -1, "cudaMemcpy2DToArrayAsync, per frame"});
+      rows.push_back({"polar texture update, 64 rows across north", timer.median_ms([&] {
+                        tex.update(d_polar.get(), kSize, kSize, kSize - 32, 64, s);
+                      }),
+                      2 * 64.0 * kSize, 0, -1, "2 spans + 2 halo rows: 4 copies"});
+      rows.push_back({"polar texture update, full frame (d2d into the array)", timer.median_ms([&] {
+                        tex.update(d_polar.get(), kSize, kSize, 0, kSize, s);
+                      }),
+                      2 * img, 0, -1, "new frame shape, or bilinear after another mode"});
+      rows.push_back({"scan bilinear + 64-row texture update", timer.median_ms([&] {
+                        tex.update(d_polar.get(), kSize, kSize, 100, 64, s);
+                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, to);
+                      }),
+                      2 * img, 0, -1, "per frame: the copy and the kernel"});
+    }
     for (sg::ScanMode m : {sg::ScanMode::Nearest, sg::ScanMode::Bilinear})
       for (const sc::ScanOptions o :
            {sc::ScanOptions{64, false}, sc::ScanOptions{32, true}, sc::ScanOptions{64, true}})
@@ -201,6 +253,27 @@ int main(int argc, char** argv) {
          }),
          5 * img, 0, -1, "the other block height"});
     max_hold.set_tile_rows(32);
+    {
+      // The measured options one at a time (the default: pyramid overlapped + wide spans
+      // spread), each row the pyramid + the gather.
+      using T = sc::MaxHoldTable;
+      const int def = max_hold.options();
+      const std::pair<int, const char*> opts[] = {
+          {0, "options off (the 14:32 path)"},
+          {T::kOverlapPyramid, "pyramid overlapped (PDL) only"},
+          {T::kWideSpread, "wide spans spread only"},
+          {def | T::kStreamEntries, "default + table entries evict-first"},
+          {T::kOverlapPyramid | T::kWideSpread, "default, again"}};
+      for (const auto& [o, what] : opts) {
+        max_hold.set_options(o);
+        rows.push_back(
+            {std::string("scan maxhold (span table, ") + what + ")", timer.median_ms([&] {
+               max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
+             }),
+             5 * img, 0, -1, "measurement of the options"});
+      }
+      max_hold.set_options(def);
+    }
     sc::launch_scan(setup, d_polar.get(), sg::ScanMode::MaxHold, sc::Out8{d_scan.get(), 0},
                     d_pyr.get(), s);
 
@@ -337,8 +410,13 @@ int main(int argc, char** argv) {
          2 * img, 0, -1, ""});
 
     // A whole frame through the pipeline class (default params: max-hold through the span table,
-    // fused Gaussian sigma 1, threshold), 64 dirty rows per frame, its own per-stage events.
-    {
+    // fused Gaussian sigma 1, threshold; then the same with bilinear, whose upload stage includes
+    // the 64 rows' copy into the frame's CUDA array), 64 dirty rows per frame, its own per-stage
+    // events.
+    for (const bool bilinear : {false, true}) {
+      sg::PipelineParams fp = params;
+      if (bilinear) fp.scan = sg::ScanMode::Bilinear;
+      const std::string tag = bilinear ? "frame (bilinear): " : "frame: ";
       auto pipe = sc::make_cuda_pipeline();
       sweepline::PolarFrame f = frame;
       std::vector<double> total;
@@ -346,7 +424,7 @@ int main(int argc, char** argv) {
       std::vector<std::string> names;
       for (int i = 0; i < 5 + std::min(reps, 50); ++i) {
         f.dirty = {(i * 64) % kSize, 64};
-        pipe->process(f, params);
+        pipe->process(f, fp);
         const auto& r = pipe->result();
         if (i < 5) continue;
         double sum = 0;
@@ -360,9 +438,9 @@ int main(int argc, char** argv) {
         total.push_back(sum);
       }
       for (size_t k = 0; k < names.size(); ++k)
-        rows.push_back({"frame: " + names[k], median(per_stage[k]), 0, 0, -1, "pipeline events"});
-      rows.push_back(
-          {"frame: total (default params)", median(total), 0, 0, -1, "sum of stage events"});
+        rows.push_back({tag + names[k], median(per_stage[k]), 0, 0, -1, "pipeline events"});
+      rows.push_back({tag + "total" + (bilinear ? "" : " (default params)"), median(total), 0, 0,
+                      -1, "sum of stage events"});
     }
 
     if (with_cpu) {

@@ -75,6 +75,7 @@ class CudaPipelineImpl final : public CudaPipeline {
     SWL_CUDA_CHECK(cudaEventRecord(events_[0].get(), s));
 
     enqueue_upload();
+    update_polar_texture(params.scan);
     mark("upload");
 
     const ScanSetup setup = make_scan_setup(params, frame);
@@ -160,8 +161,34 @@ class CudaPipelineImpl final : public CudaPipeline {
     }
     if (mode == ScanMode::MaxHold)
       max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get());
-    else
-      launch_scan(setup, d_src, mode, out, d_pyr_.get(), stream_.get());
+    else {
+      ScanOptions o;
+      if (mode == ScanMode::Bilinear && d_src == d_polar_.get() && tex_valid_) {
+        o.polar_tex = polar_tex_.texture();
+        o.tile_rows = kBilinearTextureTileRows;
+      }
+      launch_scan(setup, d_src, mode, out, d_pyr_.get(), stream_.get(), o);
+    }
+  }
+
+  // The bilinear scan reads the frame through its CUDA array (PolarTexture, tex2Dgather): the
+  // rows uploaded this frame are copied into it on the device, all rows when the array is new
+  // or missed a frame's rows (another mode ran); part of the "upload" stage.
+  void update_polar_texture(ScanMode mode) {
+    if (mode != ScanMode::Bilinear || !PolarTexture::usable(az_, bins_)) {
+      if (parts_ > 0) tex_valid_ = false;
+      return;
+    }
+    cudaStream_t s = stream_.get();
+    if (!tex_valid_ || polar_tex_.azimuths() != az_ || polar_tex_.bins() != bins_) {
+      polar_tex_.update(d_polar_.get(), az_, bins_, 0, az_, s);
+    } else {
+      const size_t b = size_t(bins_);
+      for (int i = 0; i < parts_; ++i)
+        polar_tex_.update(d_polar_.get(), az_, bins_, int(parts_off_[i] / b), int(parts_n_[i] / b),
+                          s);
+    }
+    tex_valid_ = true;
   }
 
   void mark(const char* stage) {
@@ -265,6 +292,8 @@ class CudaPipelineImpl final : public CudaPipeline {
   PinnedBuffer<uint8_t> h_polar_;
   FftEnhancer fft_;
   MaxHoldTable max_hold_;
+  PolarTexture polar_tex_;
+  bool tex_valid_ = false;  // polar_tex_ holds the frame in d_polar_
   uint64_t table_builds_ = 0;
   int az_ = 0, bins_ = 0, w_ = 0, h_ = 0;
   bool polar_valid_ = false, pending_ = false;

@@ -25,12 +25,46 @@ struct Out8 {
 // bytes, gpu/scan_math.hpp); the other modes ignore it (may be null). Nearest and bilinear: a
 // block covers 32 x tile_rows (32 or 64) pixels and, with `stage`, copies its polar window into
 // shared memory first (the options are kept for the benchmark and the tests).
+// Bilinear with `polar_tex` (PolarTexture::texture(), holding the same frame as d_polar): the
+// 2 x 2 cells of a pixel in one tex2Dgather instead of 4 byte loads (same result). `bilinear_v1`:
+// the 2026-11-23 bilinear arithmetic (kept for the benchmark only).
 struct ScanOptions {
   int tile_rows = 32;
   bool stage = false;
+  unsigned long long polar_tex = 0;
+  bool bilinear_v1 = false;
 };
+// The block height the pipeline's bilinear scan through the texture uses (both are tested).
+inline constexpr int kBilinearTextureTileRows = 64;
 void launch_scan(const ScanSetup& setup, const uint8_t* d_polar, ScanMode mode, Out8 out,
                  uint8_t* d_pyramid, cudaStream_t stream, ScanOptions options = {});
+// The polar frame (azimuths x bins, 8-bit) as a CUDA array for the bilinear scan's texture
+// gathers: block-linear layout, rows 1 .. azimuths hold azimuths 0 .. azimuths - 1, row 0 a copy
+// of the last azimuth and row azimuths + 1 of azimuth 0 (so that no gather wraps), unnormalised
+// coordinates, clamped to the first and last bins, element reads. Allocated once per shape.
+class PolarTexture {
+ public:
+  PolarTexture() = default;
+  ~PolarTexture();
+  PolarTexture(const PolarTexture&) = delete;
+  PolarTexture& operator=(const PolarTexture&) = delete;
+  // Whether the device can hold such an array (gather limits, 2 halo rows included).
+  static bool usable(int azimuths, int bins);
+  // Copies azimuths first .. first + count - 1 (mod azimuths) of the device frame d_polar
+  // (row pitch bins) into the array, and the halo rows they feed; (re)allocates on a new shape.
+  void update(const uint8_t* d_polar, int azimuths, int bins, int first, int count,
+              cudaStream_t stream);
+  unsigned long long texture() const { return tex_; }
+  int azimuths() const { return az_; }
+  int bins() const { return bins_; }
+
+ private:
+  void release();
+  cudaArray_t array_ = nullptr;
+  unsigned long long tex_ = 0;
+  int az_ = 0, bins_ = 0;
+};
+
 // Builds the pyramid's columns 0 .. bins_needed - 1 (all bins when negative; the row pitch is
 // `bins` either way).
 void launch_az_pyramid(const uint8_t* d_polar, int azimuths, int bins, uint8_t* d_pyramid,
@@ -56,6 +90,17 @@ class MaxHoldTable {
   void invalidate() { valid_ = false; }
   // Pixel rows per block: 32 (default) or 64 (kept for the benchmark and the tests).
   void set_tile_rows(int rows);
+  // Measured options (docs/perf/scan.md; the first two on by default), a bit each:
+  // kOverlapPyramid: one pyramid kernel, the gather launched behind it with programmatic
+  // dependent launch (sm_90+), only the blocks that read the pyramid waiting for it;
+  // kWideSpread: spans of more than 512 azimuths (at the radar) gathered by a warp as
+  // independent loads of 16-azimuth blocks spread over the lanes instead of one sequential
+  // pyramid walk a lane;
+  // kStreamEntries: the table entries (48 MiB at 4096^2, read once a frame) loaded with the
+  // evict-first hint (__ldcs) so that the frame and the records stay in L2.
+  enum : int { kOverlapPyramid = 1, kWideSpread = 2, kStreamEntries = 4 };
+  void set_options(int options) { options_ = options; }
+  int options() const { return options_; }
   static bool usable(const ScanSetup& setup);
   // How the current table's blocks are gathered (waits for the stream): wholly past the range,
   // through the table, per pixel.
@@ -73,6 +118,8 @@ class MaxHoldTable {
   bool valid_ = false;
   int tile_rows_ = 32, built_rows_ = 0;
   int n_slow_ = 0;  // the built table's per-pixel tiles
+  int options_ = kOverlapPyramid | kWideSpread;
+  bool pdl_ = false;  // the device can launch programmatically dependent grids (sm_90+)
 };
 
 void launch_gaussian_rows(const uint8_t* d_in, uint16_t* d_mid, int w, int h,

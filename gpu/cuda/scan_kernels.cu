@@ -1,9 +1,10 @@
 // Scan conversion on the GPU: nearest and bilinear (a block per 32 x 32 or 32 x 64 pixels, the
 // per-row and per-column parts of the polar arithmetic shared by the block, each gather
 // instruction of a warp reading the cells of a compact 8 x 4 pixel patch; optionally through a
-// polar window staged in shared memory, measured slower), the direct per-pixel max-hold, and the
-// azimuth pyramid. The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit); max-hold
-// through the per-geometry table is in scan_maxhold.cu.
+// polar window staged in shared memory, measured slower; bilinear also through the frame's CUDA
+// array, one tex2Dgather a pixel, the pipeline's), the direct per-pixel max-hold, the azimuth
+// pyramid, and PolarTexture. The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit);
+// max-hold through the per-geometry table is in scan_maxhold.cu.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -109,17 +110,67 @@ __device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, i
   mode = kWinStaged;
 }
 
+// Bilinear reads: the frame's bytes (kFromFrame), the PolarTexture's gathers (kFromTexture), or
+// the 2026-11-23 arithmetic with its int-float conversions (kV1, kept for the benchmark).
+enum : int { kFromFrame = 0, kFromTexture = 1, kV1 = 2 };
+
+// 2^23 + c for a level c: differences of two are exact, and so is c after subtracting 2^23.
+__device__ __forceinline__ float biased(unsigned c) {
+  return __int_as_float(0x4B000000 | int(c));
+}
+
+// The blend of swl_bilinear and to_level on the cells (a0, r0), (a0, r1), (a1, r0), (a1, r1),
+// without conversion instructions (a quarter or an eighth of the FMA rate): q in [0, 255], so
+// f = q + 0.5 lies in [0.5, 255.5] and uint8_t(f) = floor(f), the low byte of f + 1.5 * 2^23
+// rounded down.
+__device__ __forceinline__ uint8_t blend(float tr, float ta, unsigned c00, unsigned c01,
+                                         unsigned c10, unsigned c11) {
+  const float e00 = biased(c00), e01 = biased(c01), e10 = biased(c10), e11 = biased(c11);
+  const float q0 = swl_fma(tr, __fsub_rn(e01, e00), __fsub_rn(e00, 8388608.0f));
+  const float q1 = swl_fma(tr, __fsub_rn(e11, e10), __fsub_rn(e10, 8388608.0f));
+  const float f = __fadd_rn(swl_fma(ta, __fsub_rn(q1, q0), q0), 0.5f);
+  return uint8_t(__float_as_int(__fadd_rd(f, 12582912.0f)));
+}
+
+// The azimuth constants of exact_v (scan_staging.cuh), computed once per thread.
+struct AzConsts {
+  float A, quarter, half;
+};
+__device__ __forceinline__ AzConsts az_consts(const ScanSetup& s) {
+  const float A = float(s.azimuths);
+  return AzConsts{A, swl_mul(A, 0.25f), swl_mul(A, 0.5f)};
+}
+// exact_v with those constants hoisted (the same operations, so the same value; measured on
+// the texture path, where the polar arithmetic is most of a pixel's instructions).
+__device__ __forceinline__ float exact_v_k(const ScanSetup& s, const AzConsts& k, const ColPolar& c,
+                                           const RowPolar& r) {
+  const bool ns = c.ae <= r.an;
+  const float num = ns ? c.ae : r.an, den = ns ? r.an : c.ae;
+  const float rc = den > 0.0f ? (ns ? r.rcp : c.rcp) : 0.0f;
+  const float q0 = swl_mul(num, rc);
+  const float t = swl_fma(swl_fma(-den, q0, num), rc, q0);
+  const float m = swl_mul(swl_atan_poly(t), s.az_per_rad);
+  const float a = ns ? m : k.quarter - m;
+  // Every quadrant's candidate, then selects (no branches).
+  const float ve = r.n >= 0.0f ? a : k.half - a, vw = r.n >= 0.0f ? k.A - a : k.half + a;
+  float v = c.e >= 0.0f ? ve : vw;
+  if (v >= k.A) v -= k.A;
+  if (v < 0.0f) v = 0.0f;
+  return v;
+}
+
 // One pixel, exactly as swl_nearest / swl_bilinear (gpu/scan_math.hpp) compute it, the cells
-// read from the staged window when they lie inside it (else from the frame). The azimuth is
-// computed only for pixels inside the range.
-template <ScanMode M>
+// read from the staged window when they lie inside it (else from the frame or, bilinear with
+// kFromTexture, from the texture). The azimuth is computed only for pixels inside the range.
+template <ScanMode M, int BV>
 __device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
                                                 const uint8_t* __restrict__ polar,
-                                                const uint8_t* sm, const Window& w, bool staged,
+                                                cudaTextureObject_t tex, const uint8_t* sm,
+                                                const Window& w, bool staged, const AzConsts& kz,
                                                 const ColPolar& cp, const RowPolar& rp) {
   const float u = exact_u(cp, rp);
   if (!(u < float(s.bins))) return 0;
-  const float v = exact_v(s, cp, rp);
+  const float v = BV == kFromTexture ? exact_v_k(s, kz, cp, rp) : exact_v(s, cp, rp);
   const size_t b = size_t(s.bins);
   if (M == ScanMode::Nearest) {
     const int r = floor_small(u);
@@ -132,7 +183,20 @@ __device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
       if (k < w.n_az && unsigned(o) < unsigned(w.n_r)) return sm[k * w.pitch + o];
     }
     return __ldg(polar + size_t(a) * b + size_t(r));
-  } else {
+  } else if (BV == kFromTexture) {
+    // Floors as in kFromFrame; the gather's footprint is texels floor(x - 0.5) .. + 1 across
+    // and floor(y - 0.5) .. + 1 down, so x = r0 + 1 and y = a0 + 2 (array row a + 1 holds
+    // azimuth a, a0 >= -1) select bins r0, r0 + 1 (clamped as the CPU clamps) and azimuths a0,
+    // a0 + 1 (wrapped through the halo rows), half a texel from any rounding question.
+    const float fu = __fsub_rn(u, 0.5f), fv = __fsub_rn(v, 0.5f);
+    const float tu = __fadd_rd(fu, 12582912.0f), tv = __fadd_rd(fv, 12582912.0f);
+    const float tr = __fsub_rn(fu, __fsub_rn(tu, 12582912.0f));
+    const float ta = __fsub_rn(fv, __fsub_rn(tv, 12582912.0f));
+    const uchar4 g =
+        tex2Dgather<uchar4>(tex, __fsub_rn(tu, 12582911.0f), __fsub_rn(tv, 12582910.0f), 0);
+    // Gather order: x (r0, a0 + 1), y (r0 + 1, a0 + 1), z (r0 + 1, a0), w (r0, a0).
+    return blend(tr, ta, g.w, g.z, g.x, g.y);
+  } else if (BV == kV1) {
     const float fu = u - 0.5f, fv = v - 0.5f;
     int r0 = floor_small(fu), a0 = floor_small(fv);
     const float tr = fu - float(r0), ta = fv - float(a0);
@@ -142,29 +206,60 @@ __device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
     if (a0 < 0) a0 += s.azimuths;
     int a1 = a0 + 1;
     if (a1 >= s.azimuths) a1 -= s.azimuths;
-    float p00, p01, p10, p11;
+    const float p00 = __ldg(polar + size_t(a0) * b + size_t(r0));
+    const float p01 = __ldg(polar + size_t(a0) * b + size_t(r1));
+    const float p10 = __ldg(polar + size_t(a1) * b + size_t(r0));
+    const float p11 = __ldg(polar + size_t(a1) * b + size_t(r1));
+    const float q0 = swl_fma(tr, p01 - p00, p00), q1 = swl_fma(tr, p11 - p10, p10);
+    return to_level(swl_fma(ta, q1 - q0, q0));
+  } else {
+    // swl_bilinear with floors and their float values by the rounding-mode add (no
+    // conversions), and the blend above; every value is the CPU's.
+    const float fu = __fsub_rn(u, 0.5f), fv = __fsub_rn(v, 0.5f);
+    const float tu = __fadd_rd(fu, 12582912.0f), tv = __fadd_rd(fv, 12582912.0f);
+    const int r0 = __float_as_int(tu) - 0x4B400000;  // -1 .. bins - 1
+    int a0 = __float_as_int(tv) - 0x4B400000;        // -1 .. azimuths - 1
+    float tr = __fsub_rn(fu, __fsub_rn(tu, 12582912.0f));
+    const float ta = __fsub_rn(fv, __fsub_rn(tv, 12582912.0f));
+    if (a0 < 0) a0 += s.azimuths;
+    int a1 = a0 + 1;
+    if (a1 >= s.azimuths) a1 -= s.azimuths;
+    unsigned c00, c01, c10, c11;
     bool done = false;
     if (staged) {
       int k = a0 - w.a_lo;
       if (k < 0) k += s.azimuths;
-      const int o0 = r0 - w.r_lo, o1 = r1 - w.r_lo;
+      const int o0 = max(r0, 0) - w.r_lo, o1 = min(r0 + 1, s.bins - 1) - w.r_lo;
       if (k + 1 < w.n_az && o0 >= 0 && o1 < w.n_r) {  // a1 is row k + 1 of the window
         const uint8_t* q = sm + k * w.pitch;
-        p00 = q[o0];
-        p01 = q[o1];
-        p10 = q[w.pitch + o0];
-        p11 = q[w.pitch + o1];
+        c00 = q[o0];
+        c01 = q[o1];
+        c10 = q[w.pitch + o0];
+        c11 = q[w.pitch + o1];
         done = true;
       }
     }
     if (!done) {
-      p00 = __ldg(polar + size_t(a0) * b + size_t(r0));
-      p01 = __ldg(polar + size_t(a0) * b + size_t(r1));
-      p10 = __ldg(polar + size_t(a1) * b + size_t(r0));
-      p11 = __ldg(polar + size_t(a1) * b + size_t(r1));
+      // Bins rc and rc + 1 (rc clamped to 0 .. bins - 2): where the CPU clamps r0 or r1 its two
+      // cells are the same and q = p00; here tr = 0 (r0 = -1) or 1 (r0 = bins - 1) gives the
+      // same q exactly (fma(1, p01 - p00, p00) = p01). One bin: both cells bin 0, tr = 0.
+      int rc = r0;
+      if (r0 < 0) {
+        rc = 0;
+        tr = 0.0f;
+      } else if (r0 > s.bins - 2) {
+        rc = max(s.bins - 2, 0);
+        tr = s.bins > 1 ? 1.0f : 0.0f;
+      }
+      const int d = s.bins > 1 ? 1 : 0;
+      const uint8_t* p0 = polar + (size_t(unsigned(a0)) * b + unsigned(rc));
+      const uint8_t* p1 = polar + (size_t(unsigned(a1)) * b + unsigned(rc));
+      c00 = __ldg(p0);
+      c01 = __ldg(p0 + d);
+      c10 = __ldg(p1);
+      c11 = __ldg(p1 + d);
     }
-    const float q0 = swl_fma(tr, p01 - p00, p00), q1 = swl_fma(tr, p11 - p10, p10);
-    return to_level(swl_fma(ta, q1 - q0, q0));
+    return blend(tr, ta, c00, c01, c10, c11);
   }
 }
 
@@ -174,10 +269,10 @@ __device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
 // window into shared memory and every pixel gathers from there, else from the frame. Blocks
 // wholly past the range write zeros without any arithmetic; blocks whose window is too large
 // (around the radar) gather from the frame.
-template <ScanMode M, int RPT, bool Stage>
+template <ScanMode M, int RPT, bool Stage, int BV>
 __global__ void __launch_bounds__(kThreads)
-    scan_staged_kernel(ScanSetup s, const uint8_t* __restrict__ polar, uint8_t* __restrict__ out,
-                       unsigned long long surf) {
+    scan_staged_kernel(ScanSetup s, const uint8_t* __restrict__ polar, cudaTextureObject_t tex,
+                       uint8_t* __restrict__ out, unsigned long long surf) {
   extern __shared__ __align__(16) uint8_t sm[];
   __shared__ Window win_s;
   __shared__ int mode_s;
@@ -200,6 +295,7 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
   }
   const int xi = (tid & 7) * 4, x0 = bx0 + xi;
+  const AzConsts kz = az_consts(s);
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
     const int yi = (tid >> 3) + 32 * j, y = by0 + yi;
@@ -210,39 +306,51 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int i = 0; i < 4; ++i)
         if (x0 + i < s.width)
-          v[i] = staged_pixel<M>(s, polar, sm, w, mode == kWinStaged, cols[xi + i], rp);
+          v[i] =
+              staged_pixel<M, BV>(s, polar, tex, sm, w, mode == kWinStaged, kz, cols[xi + i], rp);
     }
     store4(s, out, surf, x0, y, v);
   }
 }
 
-template <ScanMode M, bool Stage>
-void launch_staged(const ScanSetup& s, const uint8_t* d_polar, Out8 out, int tile_rows,
-                   cudaStream_t stream) {
+template <ScanMode M, bool Stage, int BV>
+void launch_staged(const ScanSetup& s, const uint8_t* d_polar, cudaTextureObject_t tex, Out8 out,
+                   int tile_rows, cudaStream_t stream) {
   const unsigned gx = unsigned((s.width + kTileW - 1) / kTileW);
   const size_t smem = Stage ? size_t(kStageBytes) : 0;
   if (tile_rows == 64) {
-    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 2, Stage>);
+    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 2, Stage, BV>);
     (void)carved;
-    scan_staged_kernel<M, 2, Stage>
-        <<<dim3(gx, unsigned((s.height + 63) / 64)), kThreads, smem, stream>>>(s, d_polar, out.d,
-                                                                               out.surf);
+    scan_staged_kernel<M, 2, Stage, BV>
+        <<<dim3(gx, unsigned((s.height + 63) / 64)), kThreads, smem, stream>>>(s, d_polar, tex,
+                                                                               out.d, out.surf);
   } else {
-    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 1, Stage>);
+    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 1, Stage, BV>);
     (void)carved;
-    scan_staged_kernel<M, 1, Stage>
-        <<<dim3(gx, unsigned((s.height + 31) / 32)), kThreads, smem, stream>>>(s, d_polar, out.d,
-                                                                               out.surf);
+    scan_staged_kernel<M, 1, Stage, BV>
+        <<<dim3(gx, unsigned((s.height + 31) / 32)), kThreads, smem, stream>>>(s, d_polar, tex,
+                                                                               out.d, out.surf);
   }
 }
 
 template <ScanMode M>
 void launch_mode(const ScanSetup& s, const uint8_t* d_polar, Out8 out, const ScanOptions& o,
                  cudaStream_t stream) {
+  if constexpr (M == ScanMode::Bilinear) {
+    if (o.polar_tex != 0) {
+      launch_staged<M, false, kFromTexture>(s, d_polar, cudaTextureObject_t(o.polar_tex), out,
+                                            o.tile_rows, stream);
+      return;
+    }
+    if (o.bilinear_v1) {
+      launch_staged<M, false, kV1>(s, d_polar, 0, out, o.tile_rows, stream);
+      return;
+    }
+  }
   if (o.stage)
-    launch_staged<M, true>(s, d_polar, out, o.tile_rows, stream);
+    launch_staged<M, true, kFromFrame>(s, d_polar, 0, out, o.tile_rows, stream);
   else
-    launch_staged<M, false>(s, d_polar, out, o.tile_rows, stream);
+    launch_staged<M, false, kFromFrame>(s, d_polar, 0, out, o.tile_rows, stream);
 }
 
 }  // namespace
@@ -310,6 +418,72 @@ void launch_scan(const ScanSetup& s, const uint8_t* d_polar, ScanMode mode, Out8
     }
   }
   SWL_CUDA_CHECK_LAUNCH();
+}
+
+PolarTexture::~PolarTexture() {
+  release();
+}
+
+void PolarTexture::release() {
+  if (tex_ != 0) SWL_CUDA_CHECK_NOTHROW(cudaDestroyTextureObject(cudaTextureObject_t(tex_)));
+  if (array_ != nullptr) SWL_CUDA_CHECK_NOTHROW(cudaFreeArray(array_));
+  tex_ = 0;
+  array_ = nullptr;
+  az_ = bins_ = 0;
+}
+
+bool PolarTexture::usable(int azimuths, int bins) {
+  static const int2 limit = [] {
+    int dev = 0, w = 0, h = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&w, cudaDevAttrMaxTexture2DGatherWidth, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&h, cudaDevAttrMaxTexture2DGatherHeight, dev) != cudaSuccess)
+      return make_int2(0, 0);
+    return make_int2(w, h);
+  }();
+  return azimuths >= 1 && bins >= 1 && bins <= limit.x && azimuths + 2 <= limit.y;
+}
+
+void PolarTexture::update(const uint8_t* d_polar, int azimuths, int bins, int first, int count,
+                          cudaStream_t stream) {
+  SWL_CHECK(usable(azimuths, bins), "polar texture: frame too large for a gather texture");
+  if (azimuths != az_ || bins != bins_) {
+    release();
+    const cudaChannelFormatDesc fmt = cudaCreateChannelDesc<unsigned char>();
+    SWL_CUDA_CHECK(
+        cudaMallocArray(&array_, &fmt, size_t(bins), size_t(azimuths) + 2, cudaArrayTextureGather));
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array_;
+    cudaTextureDesc td{};
+    td.addressMode[0] = cudaAddressModeClamp;
+    td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 0;
+    cudaTextureObject_t t = 0;
+    SWL_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, nullptr));
+    tex_ = t;
+    az_ = azimuths;
+    bins_ = bins;
+    first = 0;
+    count = azimuths;  // a new array holds nothing yet
+  }
+  if (count <= 0) return;
+  if (count > azimuths) count = azimuths;
+  first %= azimuths;
+  if (first < 0) first += azimuths;
+  const size_t b = size_t(bins);
+  auto rows = [&](int a, int n, int row) {  // azimuths a .. a + n - 1 into rows row ..
+    SWL_CUDA_CHECK(cudaMemcpy2DToArrayAsync(array_, 0, size_t(row), d_polar + size_t(a) * b, b, b,
+                                            size_t(n), cudaMemcpyDeviceToDevice, stream));
+  };
+  const int n1 = std::min(count, azimuths - first);
+  rows(first, n1, first + 1);
+  if (count > n1) rows(0, count - n1, 1);
+  const bool has_last = first + n1 == azimuths, has_zero = first == 0 || count > n1;
+  if (has_last) rows(azimuths - 1, 1, 0);
+  if (has_zero) rows(0, 1, azimuths + 1);
 }
 
 }  // namespace sweepline::gpu::cuda

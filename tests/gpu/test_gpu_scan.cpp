@@ -99,6 +99,19 @@ class ScanRunner {
                       stream_.get(), o);
     return fetch();
   }
+  // Bilinear through the frame's CUDA array (all rows copied into it first).
+  Image8 launch_texture(int tile_rows = 32) {
+    tex_.update(d_polar_.get(), s_.azimuths, s_.bins, 0, s_.azimuths, stream_.get());
+    return launch_texture_as_is(tile_rows);
+  }
+  Image8 launch_texture_as_is(int tile_rows = 32) {
+    cuda::ScanOptions o;
+    o.tile_rows = tile_rows;
+    o.polar_tex = tex_.texture();
+    return launch(ScanMode::Bilinear, o);
+  }
+  cuda::PolarTexture& texture() { return tex_; }
+  const uint8_t* d_polar() const { return d_polar_.get(); }
   Image8 table(cuda::MaxHoldTable& t) {
     poison();
     t.scan(s_, d_polar_.get(), d_pyr_.get(), cuda::Out8{d_out_.get(), 0}, stream_.get());
@@ -119,6 +132,7 @@ class ScanRunner {
   ScanSetup s_;
   cuda::Stream stream_;
   cuda::DeviceBuffer<uint8_t> d_polar_, d_pyr_, d_out_;
+  cuda::PolarTexture tex_;
 };
 
 TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
@@ -146,16 +160,29 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
             EXPECT_EQ(count_diff(got, want), 0u) << what << " nearest" << how;
           else {
             EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " bilinear" << how;
-            EXPECT_LT(count_diff(got, want), got.size() / 100 + 1) << what << how;
+            EXPECT_EQ(count_diff(got, want), 0u) << what << " bilinear identical" << how;
           }
         }
+        if (m == ScanMode::Bilinear)
+          for (int rows : {32, 64}) {
+            const Image8 got = gpu.launch_texture(rows);
+            EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " texture 32x" << rows;
+            EXPECT_EQ(count_diff(got, want), 0u) << what << " texture identical 32x" << rows;
+          }
       }
       cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
       EXPECT_EQ(count_diff(gpu.launch(ScanMode::MaxHold), want), 0u) << what << " direct";
-      for (int rows : {32, 64}) {
+      // Both block heights with the default options; 32 rows with the options one at a time.
+      using T = cuda::MaxHoldTable;
+      const int def = T::kOverlapPyramid | T::kWideSpread;
+      for (const auto& [rows, opts] :
+           {std::pair{32, def}, std::pair{64, def}, std::pair{32, 0},
+            std::pair{32, int(T::kOverlapPyramid)}, std::pair{32, int(T::kWideSpread)},
+            std::pair{32, def | T::kStreamEntries}}) {
         cuda::MaxHoldTable table;
         table.set_tile_rows(rows);
-        const std::string how = " 32x" + std::to_string(rows);
+        table.set_options(opts);
+        const std::string how = " 32x" + std::to_string(rows) + " options " + std::to_string(opts);
         EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table" << how;
         // The same table again, for the next frame.
         EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " again" << how;
@@ -168,6 +195,42 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
   // The geometries above must exercise both the table blocks and the per-pixel blocks.
   EXPECT_GT(table_blocks, 0);
   EXPECT_GT(per_pixel_blocks, 0);
+}
+
+// The bilinear scan's CUDA array follows the frame row span by row span: spans across north
+// (both halo rows), ending on the last azimuth, starting at 0, a single row, a new shape.
+TEST(GpuScan, TextureFollowsDirtyRowSpans) {
+  SWL_SKIP_WITHOUT_CUDA();
+  ThreadPool pool;
+  const Geometry g = geometries()[0];
+  PolarFrame f = testing::random_frame(g.az, g.bins, g.range_m, 91);
+  const ScanSetup s = setup_for(g, f);
+  ScanRunner gpu(f, s);
+  Image8 want;
+  cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
+  EXPECT_EQ(count_diff(gpu.launch_texture(), want), 0u) << "full";
+  const int spans[][2] = {{g.az - 5, 9}, {g.az - 7, 7}, {0, 3}, {1000, 1}, {g.az - 1, 1}, {0, 1}};
+  uint32_t seed = 92;
+  for (const auto& sp : spans) {
+    const PolarFrame n = testing::random_frame(g.az, g.bins, g.range_m, seed++);
+    for (int k = 0; k < sp[1]; ++k) {
+      const int a = (sp[0] + k) % g.az;
+      std::copy(n.row(a), n.row(a) + g.bins, f.row(a));
+    }
+    gpu.upload(f);
+    gpu.texture().update(gpu.d_polar(), g.az, g.bins, sp[0], sp[1], gpu.stream());
+    cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
+    EXPECT_EQ(count_diff(gpu.launch_texture_as_is(), want), 0u)
+        << "span " << sp[0] << " + " << sp[1];
+  }
+  // Another shape: the array is made again and filled whatever span is given.
+  const Geometry h = geometries()[7];
+  const PolarFrame f2 = testing::random_frame(h.az, h.bins, h.range_m, 99);
+  const ScanSetup s2 = setup_for(h, f2);
+  ScanRunner gpu2(f2, s2);
+  gpu2.texture().update(gpu2.d_polar(), h.az, h.bins, 5, 1, gpu2.stream());
+  cpu::scan_convert(pool, s2, f2.cells.data(), ScanMode::Bilinear, want);
+  EXPECT_EQ(count_diff(gpu2.launch_texture_as_is(), want), 0u) << h.name;
 }
 
 // One table object across frames and geometries: reused while the geometry holds (a new frame
@@ -211,6 +274,13 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   table.set_tile_rows(64);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "32x64";
   table.set_tile_rows(32);
+  using T = cuda::MaxHoldTable;
+  for (int opts : {0, int(T::kOverlapPyramid), int(T::kWideSpread),
+                   T::kOverlapPyramid | T::kWideSpread | T::kStreamEntries}) {
+    table.set_options(opts);
+    EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "options " << opts;
+  }
+  table.set_options(T::kOverlapPyramid | T::kWideSpread);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
   const auto c = table.block_counts(gpu.stream());
   EXPECT_EQ(c.zero + c.table + c.per_pixel, 128 * 128);
@@ -222,7 +292,9 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
   const Image8 bl = gpu.launch(ScanMode::Bilinear);
   EXPECT_EQ(count_diff(bl, want, 1), 0u);
-  EXPECT_LT(count_diff(bl, want), bl.size() / 100);
+  EXPECT_EQ(count_diff(bl, want), 0u) << "bilinear identical";
+  EXPECT_EQ(count_diff(gpu.launch_texture(), want), 0u) << "bilinear through the texture";
+  EXPECT_EQ(count_diff(gpu.launch_texture(64), want), 0u) << "bilinear through the texture, 32x64";
 }
 
 // Every mode and path also writes the display surface, the same pixels as the device image.
