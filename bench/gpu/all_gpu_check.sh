@@ -41,7 +41,7 @@ if [ -x "$BC" ]; then
   step "bench_ccl rc=$?"
   step "peers"
   timeout "${PEERS_S:-150}" python3 scripts/bench-peers.py "$OUT/images" "$OUT/bench_ccl.json" \
-    --no-cv2-timing --reps "${PEER_REPS:-5}" --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
+    --no-cv2-timing --reps "${PEER_REPS:-30}" --json "$OUT/peers.json" > "$OUT/peers.log" 2>&1
   step "peers rc=$?"
   rm -rf "$OUT/images"
   IFS=';' read -ra variants <<< "${VARIANTS:-}"

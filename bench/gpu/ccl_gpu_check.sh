@@ -23,7 +23,7 @@ finish() {
 }
 trap finish EXIT
 RF_DEFAULT=GpuCclSmall.FastAcrossTileBorders:GpuCclSmall.FastManyComponentsPerTile
-RF_DEFAULT+=:GpuCclSmall.FastWithoutStatistics
+RF_DEFAULT+=:GpuCclSmall.FastWithoutStatistics:GpuCclSmall.FastSparseFramesAfterDenseOnes
 . "$(dirname "$0")/gpu_env.sh"  # the carried packages ($deps), step, swl_build
 swl_begin
 swl_device_txt "$OUT/device.txt"
@@ -50,7 +50,7 @@ if [ -x "$BC" ]; then
     if [ ${#save[@]} -gt 0 ]; then
       step "peers"
       timeout "${PEERS_S:-150}" python3 scripts/bench-peers.py /tmp/ccl-images \
-        "$OUT/fast_$name.json" --no-cv2-timing --reps "${PEER_REPS:-5}" --json "$OUT/peers.json" \
+        "$OUT/fast_$name.json" --no-cv2-timing --reps "${PEER_REPS:-30}" --json "$OUT/peers.json" \
         > "$OUT/peers.log" 2>&1
       step "peers rc=$?"
     fi

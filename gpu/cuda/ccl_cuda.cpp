@@ -142,6 +142,8 @@ struct CclState {
     n.stats.ymin = u32 + 3 * c;
     n.stats.ymax = u32 + 4 * c;
     n.stats.peak = u32 + 5 * c;
+    n.stats.sx32 = n.stats.peak;
+    n.stats.sy32 = reinterpret_cast<uint32_t*>(n.stats.sum_w);
     ws = n;
   }
 
@@ -162,7 +164,7 @@ struct CclState {
       if (ev) ev->mark("labels_stats", s);
     }
     if (p.min_area > 0 || p.max_area > 0) {
-      area_filter(ws, p.min_area, p.max_area, d_int != nullptr, s);
+      area_filter(ws, p.min_area, p.max_area, s);
       if (ev) ev->mark("area_filter", s);
     }
   }
@@ -283,7 +285,7 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
                                                                 : "boxes_alg7",
               stream);
       if (filter) {
-        area_filter(ws, params.min_area, params.max_area, d_intensity != nullptr, stream);
+        area_filter(ws, params.min_area, params.max_area, stream);
         ev.mark("area_filter", stream);
       }
       break;
@@ -297,7 +299,7 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
       finalize(ws, d_intensity, true, false, stream);
       ev.mark("labels_stats", stream);
       if (filter) {
-        area_filter(ws, params.min_area, params.max_area, d_intensity != nullptr, stream);
+        area_filter(ws, params.min_area, params.max_area, stream);
         ev.mark("area_filter", stream);
       }
       break;
@@ -343,7 +345,7 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
     r.count = int32_t(n);  // labels and ids only (set_statistics(false))
   } else if (n <= ws.capacity) {
     std::vector<uint32_t> a(n), x0(n), x1(n), y0(n), y1(n), pk(n);
-    std::vector<unsigned long long> sw(n), swx(n), swy(n);
+    std::vector<unsigned long long> sw(has_int ? n : 0), swx(n), swy(n);
     auto get = [&](auto& v, const auto* d) {
       if (n > 0)
         CCL_CUDA_CHECK(cudaMemcpy(v.data(), d, size_t(n) * sizeof(v[0]), cudaMemcpyDeviceToHost));
@@ -354,21 +356,26 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
     get(y0, ws.stats.ymin);
     get(y1, ws.stats.ymax);
     get(pk, ws.stats.peak);
-    get(sw, ws.stats.sum_w);
+    std::vector<uint32_t> sy32(has_int ? 0 : n);
+    if (has_int)
+      get(sw, ws.stats.sum_w);
+    else
+      get(sy32, ws.stats.sy32);  // the weight sum is the area; sx32 is in pk
     get(swx, ws.stats.sum_wx);
     get(swy, ws.stats.sum_wy);
     int32_t kept = 0;
     for (int64_t k = 0; k < n; ++k) {
       ccl::detail::Accumulator acc;
-      acc.area = has_int ? int64_t(a[k]) : int64_t(sw[k]);  // unweighted: no separate area
+      const bool sums64 = has_int || (a[k] & kSums64);
+      acc.area = int64_t(a[k] & ~kSums64);
       acc.xmin = int32_t(x0[k]);
       acc.xmax = int32_t(x1[k]);
       acc.ymin = int32_t(y0[k]);
       acc.ymax = int32_t(y1[k]);
-      acc.peak = pk[k];
-      acc.sum_w = sw[k];
-      acc.sum_wx = swx[k];
-      acc.sum_wy = swy[k];
+      acc.peak = has_int ? pk[k] : 0u;
+      acc.sum_w = has_int ? sw[k] : uint64_t(acc.area);
+      acc.sum_wx = sums64 ? swx[k] : pk[k];
+      acc.sum_wy = sums64 ? swy[k] : sy32[k];
       if (!ccl::detail::keep_area(acc.area, p)) continue;
       r.components.push_back(ccl::detail::make_component(++kept, acc, p.geometry, has_int));
     }

@@ -34,11 +34,11 @@ __device__ __forceinline__ void reset_stats_slot(const Stats& st, int64_t k, boo
   st.xmin[k] = 0xffffffffu;
   st.xmax[k] = 0;
   st.ymax[k] = 0;
-  st.sum_w[k] = 0;
+  st.area[k] = weighted ? 0u : kSums64;  // unweighted: the sums are the 64-bit ones
   st.sum_wx[k] = 0;
   st.sum_wy[k] = 0;
   if (weighted) {
-    st.area[k] = 0;
+    st.sum_w[k] = 0;
     st.peak[k] = 0;
   }
 }
@@ -178,7 +178,8 @@ struct TileOutputs {
 // caller before a barrier); then per word the root bits of components inside the tile (lr: this
 // word's local roots), the border tile-root bits and their self entries; then per pixel (warp k:
 // word column k, lane: pixel) the local root as int16 into the tile's own label region (the
-// finish reads it back before it writes the labels there; -1 off).
+// finish reads it back before it writes the labels there; -1 off), skipping words with no on
+// pixel (most of a radar frame: the finish reads none for them).
 template <class RootOf>
 __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, int y0, uint32_t cont,
                                               uint32_t lr, const uint32_t (*s_bits)[kTileWords],
@@ -215,6 +216,7 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
     const int yy = y0 + r;
     if (yy >= o.h || seg0 + k >= o.wpr) break;  // uniform across the warp
     const uint32_t word = s_bits[r][k];
+    if (word == 0) continue;  // the finish reads no local roots for an empty word
     const int16_t v = ((word >> lane) & 1u) ? int16_t(root_of(r, k, lane)) : int16_t(-1);
     if (x < o.w) o.loc[2 * int64_t(yy) * o.w + col] = v;
   }

@@ -121,16 +121,16 @@ __global__ void stats_init_kernel(const int32_t* count, Stats st, int64_t capaci
 }
 
 // Adds one run of a component's pixels (all in row y) to its statistics. Without an intensity
-// image the weight sum is the area, so the area is not accumulated separately; ymin is set at the
-// root (for kang, by its box kernel).
+// image the weight sum is the area, so only the 32-bit area is kept (no sum_w, no peak); ymin is
+// set at the root (for kang, by its box kernel).
 __device__ __forceinline__ void flush(const Stats& st, uint32_t k, uint32_t area, uint64_t sw,
                                       uint64_t swx, uint32_t xmn, uint32_t xmx, uint32_t pk,
                                       uint32_t y, bool weighted, bool boxes) {
-  atomicAdd(st.sum_w + k, (unsigned long long)sw);
+  atomicAdd(st.area + k, area);
   atomicAdd(st.sum_wx + k, (unsigned long long)swx);
   atomicAdd(st.sum_wy + k, (unsigned long long)(sw * y));
   if (weighted) {
-    atomicAdd(st.area + k, area);
+    atomicAdd(st.sum_w + k, (unsigned long long)sw);
     atomicMax(st.peak + k, pk);
   }
   if (boxes) {
@@ -238,7 +238,7 @@ __global__ void finalize_kernel(const int32_t* __restrict__ uf,
 // Area filter: keep bits over ids, block counts, scan, new ids, remap. All skip when the count
 // exceeds the statistics capacity (the host finishes those frames).
 __global__ void keep_kernel(const int32_t* count, Stats st, int64_t capacity, int64_t id_words,
-                            int64_t min_area, int64_t max_area, bool weighted, uint32_t* keep_bits,
+                            int64_t min_area, int64_t max_area, uint32_t* keep_bits,
                             uint32_t* block_counts) {
   __shared__ uint32_t s_count;
   if (threadIdx.x == 0) s_count = 0;
@@ -250,7 +250,7 @@ __global__ void keep_kernel(const int32_t* count, Stats st, int64_t capacity, in
     int64_t id = gw * 32 + lane + 1;
     bool keep = false;
     if (id <= n) {
-      int64_t a = weighted ? int64_t(st.area[id - 1]) : int64_t(st.sum_w[id - 1]);
+      int64_t a = int64_t(st.area[id - 1] & ~kSums64);
       keep = !(min_area > 0 && a < min_area) && !(max_area > 0 && a > max_area);
     }
     uint32_t bits = __ballot_sync(kFull, keep);
@@ -335,12 +335,10 @@ void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool 
   CCL_CUDA_CHECK(cudaGetLastError());
 }
 
-void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool weighted,
-                 cudaStream_t stream) {
+void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, cudaStream_t stream) {
   int64_t id_words = (ws.capacity + 31) / 32;
-  keep_kernel<<<int(ws.id_blocks), kBlock, 0, stream>>>(ws.count, ws.stats, ws.capacity, id_words,
-                                                        min_area, max_area, weighted, ws.keep_bits,
-                                                        ws.block_counts);
+  keep_kernel<<<int(ws.id_blocks), kBlock, 0, stream>>>(
+      ws.count, ws.stats, ws.capacity, id_words, min_area, max_area, ws.keep_bits, ws.block_counts);
   CCL_CUDA_CHECK(cudaGetLastError());
   scan_block_counts(ws.block_counts, ws.block_counts, ws.id_blocks, ws.count + 1, stream);
   newid_kernel<<<int(ws.id_blocks), kBlock, 0, stream>>>(ws.count, ws.keep_bits, ws.block_counts,

@@ -35,7 +35,13 @@ constexpr int kWordsPerBlock = kBlock / 32;
 // Root numbering: one thread per word, kScanWords words per block (one block count each).
 constexpr int kScanWords = 256;
 
-// Per-component statistics, structure of arrays, indexed by id - 1.
+// Per-component statistics, structure of arrays, indexed by id - 1. Without an intensity image
+// the weight sum is the area: only the 32-bit area is written then (sum_w and peak are not), and
+// the area's bit kSums64 says where the coordinate sums are: set, in sum_wx/sum_wy (64 bits; every
+// reset slot has it); clear, in sx32/sy32 (32 bits: components inside one `fast` tile, whose
+// sums fit while both sides are below kNarrowMaxSide; fewer bytes stored).
+constexpr uint32_t kSums64 = 0x80000000u;
+constexpr int kNarrowMaxSide = 1 << 19;
 struct Stats {
   uint32_t* area = nullptr;
   uint32_t* xmin = nullptr;
@@ -46,6 +52,8 @@ struct Stats {
   unsigned long long* sum_w = nullptr;
   unsigned long long* sum_wx = nullptr;
   unsigned long long* sum_wy = nullptr;
+  uint32_t* sx32 = nullptr;  // unweighted only: aliases peak
+  uint32_t* sy32 = nullptr;  // unweighted only: aliases sum_w
 };
 constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
 
@@ -158,15 +166,13 @@ void root_flags(const Workspace& ws, cudaStream_t stream);  // root bits + block
 void scan_block_counts(const uint32_t* counts_in, uint32_t* offsets, int64_t n, int32_t* total,
                        cudaStream_t stream);
 // root_ymin: a component's ymin is its root's row (not for kang, whose box kernels find it).
-// weighted: an intensity image is given (else area and peak are not kept).
+// weighted: an intensity image is given (else sum_w and peak are not kept).
 void assign_ids(const Workspace& ws, bool init_stats, bool root_ymin, bool weighted,
                 cudaStream_t stream);
-// Without an intensity image the statistics keep no separate area: it equals sum_w.
 // run_starts: the forest has entries at `fast`'s run starts only (found from the on bits).
 void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool run_starts,
               cudaStream_t stream);
-void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool weighted,
-                 cudaStream_t stream);
+void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, cudaStream_t stream);
 
 inline int blocks_for(int64_t n, int threads) {
   return int((n + threads - 1) / threads);

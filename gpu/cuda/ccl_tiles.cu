@@ -133,7 +133,12 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
     const uint32_t m = __ballot_sync(kFull, on);
     if (lane == 0) s_side[warp - 2] = m;
   }
-  __syncthreads();
+  // An empty tile (most of a radar frame) writes zero root and border bits and nothing else: no
+  // forest entries, no local roots (the finish reads none for empty words).
+  if (!__syncthreads_or(bits != 0u)) {
+    if (inside) root_bits[int64_t(y) * wpr + seg] = bord_bits[int64_t(y) * wpr + seg] = 0u;
+    return;
+  }
 
   // Nodes: the starts of the tile's row runs. Contacts with other tiles.
   const int li0 = ly * kTilePix + lx * 32;
@@ -392,15 +397,41 @@ __global__ void __launch_bounds__(256)
       uint32_t cand = bord_bits[gw];
       if (cand) {
         const int32_t base = int32_t(int64_t(y) * w + x * 32);
+        // Up to kChases finds stepped together, one dependent load each a round, so that their
+        // latencies overlap (a tile's top-row words hold many border roots). No halving: only
+        // a node's own entry is written, so a find ends exactly at the root.
+        constexpr int kChases = 4;
         while (cand) {
-          const int b = __ffs(cand) - 1;
-          cand &= cand - 1;
-          const int32_t p = base + b;
-          const int32_t r = find_root(uf, p);  // no halving: only p's own entry is written, so
-          if (r == p)                          // it ends exactly at the root
-            rb |= 1u << b;
-          else
-            __stcg(uf + p, r);
+          int32_t node[kChases], cur[kChases];
+#pragma unroll
+          for (int k = 0; k < kChases; ++k) {
+            node[k] = -1;
+            if (cand) {
+              node[k] = base + __ffs(cand) - 1;
+              cand &= cand - 1;
+            }
+            cur[k] = node[k];
+          }
+          for (bool moved = true; moved;) {
+            moved = false;
+            int32_t next[kChases];
+#pragma unroll
+            for (int k = 0; k < kChases; ++k) next[k] = cur[k] >= 0 ? __ldcg(uf + cur[k]) : -1;
+#pragma unroll
+            for (int k = 0; k < kChases; ++k)
+              if (next[k] != cur[k]) {
+                cur[k] = next[k];
+                moved = true;
+              }
+          }
+#pragma unroll
+          for (int k = 0; k < kChases; ++k) {
+            if (node[k] < 0) continue;
+            if (cur[k] == node[k])
+              rb |= 1u << (node[k] - base);
+            else
+              __stcg(uf + node[k], cur[k]);
+          }
         }
         root_bits[gw] = rb;
       }

@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
                        const uint32_t* __restrict__ seg_local,
                        const uint32_t* __restrict__ seg_blocks,
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
-                       Stats st, int64_t capacity) {
+                       Stats st, int64_t capacity, bool narrow) {
   constexpr bool kPack = !kWeighted;
   constexpr int S = kSlots<kWeighted, kFour>;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -211,13 +211,24 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
     rb = root_bits[gw];
     bb = bord_bits[gw];
   }
-  // This word's local roots (int16, from the labelling's scratch in the label image) and, with
-  // an intensity image, its bytes: vector loads where aligned.
+  // An empty tile (most of a radar frame): zero labels, nothing else.
+  if (!__syncthreads_or(bits != 0u)) {
+    const int c = warp * 32 + lane, x = x0 + c;
+    if (seg0 + warp < wpr && x < w)
+      for (int r = 0; r < kTileRows && y0 + r < h; ++r) labels[int64_t(y0 + r) * w + x] = 0;
+    return;
+  }
+  // This word's local roots (int16, from the labelling's scratch in the label image; not
+  // written for an empty word, which reads as -1) and, with an intensity image, its bytes:
+  // vector loads where aligned.
   {
     const int16_t* loc = reinterpret_cast<const int16_t*>(labels) + 2 * (int64_t(y) * w + x0);
     uint4* dst = reinterpret_cast<uint4*>(s_loc + li0);
     const bool full = inside && xw + 32 <= w;
-    if (full && (w & 3) == 0) {
+    if (bits == 0) {
+      const uint4 off = make_uint4(kFull, kFull, kFull, kFull);
+      dst[0] = dst[1] = dst[2] = dst[3] = off;
+    } else if (full && (w & 3) == 0) {
       const uint4* src = reinterpret_cast<const uint4*>(loc + lx * 32);
       const uint4 a = src[0], b = src[1], c = src[2], d = src[3];
       dst[0] = a;
@@ -491,28 +502,38 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
         int lo = 0;
         for (int step = kTileRows / 2; step > 0; step /= 2)
           if (s_rowslot[lo + step] <= slot) lo += step;
-        st.sum_w[kk] = sw;
-        st.sum_wx[kk] = swx;
-        st.sum_wy[kk] = swy;
+        if (kWeighted) {
+          st.sum_w[kk] = sw;
+          st.area[kk] = l_area;
+          st.peak[kk] = l_pk;
+          st.sum_wx[kk] = swx;
+          st.sum_wy[kk] = swy;
+        } else if (narrow) {  // 32-bit sums, area without kSums64 (Stats::sx32)
+          st.area[kk] = l_sw;
+          st.sx32[kk] = uint32_t(swx);
+          st.sy32[kk] = uint32_t(swy);
+        } else {
+          st.area[kk] = l_sw | kSums64;  // the weight sum is the area
+          st.sum_wx[kk] = swx;
+          st.sum_wy[kk] = swy;
+        }
         st.xmin[kk] = xmn;
         st.xmax[kk] = xmx;
         st.ymin[kk] = uint32_t(y0 + lo);
         st.ymax[kk] = ymx;
-        if (kWeighted) {
-          st.area[kk] = l_area;
-          st.peak[kk] = l_pk;
-        }
       } else {
-        atomicAdd(st.sum_w + kk, (unsigned long long)sw);
+        if (kWeighted) {
+          atomicAdd(st.sum_w + kk, (unsigned long long)sw);
+          atomicAdd(st.area + kk, l_area);
+          atomicMax(st.peak + kk, l_pk);
+        } else {
+          atomicAdd(st.area + kk, l_sw);  // on kSums64 from the reset
+        }
         atomicAdd(st.sum_wx + kk, (unsigned long long)swx);
         atomicAdd(st.sum_wy + kk, (unsigned long long)swy);
         atomicMin(st.xmin + kk, xmn);
         atomicMax(st.xmax + kk, xmx);
         atomicMax(st.ymax + kk, ymx);
-        if (kWeighted) {
-          atomicAdd(st.area + kk, l_area);
-          atomicMax(st.peak + kk, l_pk);
-        }
       }
     }
     if (pass + 1 < passes) __syncthreads();
@@ -551,6 +572,9 @@ void tiled_prepare() {
 void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
                   StageEvents* ev) {
   const bool weighted = d_intensity != nullptr;
+  // Without an intensity image, components inside a tile store 32-bit coordinate sums (see
+  // Stats::sx32): area <= kTilePixels, so they fit while both sides are below kNarrowMaxSide.
+  const bool narrow = !weighted && ws.w < kNarrowMaxSide && ws.h < kNarrowMaxSide;
   // Whole-tile rows: the segment scan inside the border identities' kernel (one launch fewer).
   const bool fused = ws.wpr % kTileWords == 0 && ws.seg_nblocks == blocks_for(ws.words, 256) &&
                      ws.seg_nblocks <= kMaxFusedBlocks;
@@ -575,7 +599,7 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t 
   auto launch = [&](auto kernel, size_t shared, const uint8_t* intensity) {
     kernel<<<tiles, kTileThreads, shared, stream>>>(
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, seg_blocks,
-        intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity);
+        intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity, narrow);
   };
   if (!ws.with_stats)
     launch(tile_finish_kernel<false, true, false>, kFinishShared<false, true>, nullptr);

@@ -340,6 +340,54 @@ TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
 #endif
 }
 
+// Sparse frames after dense ones in one labeller: `fast` skips empty tiles and writes no local
+// roots for empty words, so the label image still holds the previous frame's labels there. Blobs
+// and lines in a few tiles, crossing the borders between occupied tiles and ending next to empty
+// ones, one pixel in a tile corner, on a size that cuts tiles; with and without statistics.
+TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  const int w = 1031, h = 133;
+  uint8_t* d_img = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), size_t(w) * h), cudaSuccess);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  auto sparse = [&](int variant) {
+    Image8 img(w, h);
+    for (int y = 28; y < 37; ++y)  // a blob across a tile row border
+      for (int x = 250 + variant; x < 262 + variant; ++x) img.at(x, y) = 200;
+    for (int x = 500; x < 800; ++x) img.at(x, 70 + variant % 3) = 90;  // a line across 2 tiles
+    for (int y = 0; y < h; ++y) img.at(1030 - variant, y) = 7;         // a column, right edge
+    img.at(767, 95) = img.at(768, 96) = 1;  // diagonal contact across a tile column border
+    img.at(0, 0) = img.at(255, 31) = img.at(1023, 127) = 3;  // tile corners
+    return img;
+  };
+  {
+    gpu::cuda::CclLabeller lab;
+    for (int frame = 0; frame < 8; ++frame) {
+      const bool dense = frame % 2 == 0;
+      Image8 img = dense ? sim::make_test_image("random:0.5", w, h, frame) : sparse(frame);
+      cudaMemcpyAsync(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice, s);
+      ccl::LabelParams p;
+      p.connectivity = frame % 4 < 2 ? 8 : 4;
+      p.algorithm = ccl::Algorithm::Fast;
+      lab.set_statistics(frame != 5);
+      lab.label(d_img, nullptr, w, h, p, s);
+      auto got = lab.fetch(true);
+      auto want = oracle_label(img, p);
+      if (frame == 5) {
+        EXPECT_EQ(size_t(got.count), want.components.size());
+        EXPECT_TRUE(got.components.empty());
+        got.components = want.components;  // labels only: compare the label image
+      }
+      expect_equal_to_oracle(got, want, "frame " + std::to_string(frame));
+    }
+  }
+  cudaStreamDestroy(s);
+  cudaFree(d_img);
+#endif
+}
+
 TEST(GpuCcl, EqualsOracleOnLargerImages) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
