@@ -2,8 +2,8 @@
 # Nsight Compute on chosen kernels of one program, in one device call (carry [".gpudeps"]):
 # builds TARGET (Release, sm_90, no GUI), runs it under ncu --set full on the kernels whose
 # function name matches KERNEL (the first COUNT after SKIP of them) and packs into
-# $OUT/ncu.tgz the details page, the per-SASS-instruction counters (executed instructions,
-# stall samples) and the SASS of the CUDA objects named in OBJS.
+# $OUT/ncu.tgz the details page, the raw metrics, the per-SASS-instruction counters (executed
+# instructions, stall samples) and the SASS of the CUDA objects named in OBJS.
 #   TARGET=bench_pipeline ARGS="--reps 5 --no-cpu" KERNEL='pair_bilateral_kernel<10>' \
 #     OBJS="filter_fused" OUT=$OUT bash bench/gpu/ncu_kernel.sh
 set -u
@@ -26,6 +26,8 @@ timeout "${NCU_S:-300}" ncu --cache-control none --clock-control none --set full
 step "ncu rc=$?"
 ncu -i "$OUT/prof.ncu-rep" --page details > "$OUT/details.log" 2>&1
 ncu -i "$OUT/prof.ncu-rep" --page source --print-source sass --csv > "$OUT/source.csv" 2>&1
+# Every raw metric (the stall reasons are smsp__pcsamp_warps_issue_stalled_*), one row a kernel.
+ncu -i "$OUT/prof.ncu-rep" --page raw --csv > "$OUT/raw.csv" 2>&1
 for o in ${OBJS:-}; do
   f=$(find "$B" -name "$o.cu.o" | head -1)
   [ -n "$f" ] && cuobjdump -sass "$f" > "$OUT/$o.sass" 2>&1

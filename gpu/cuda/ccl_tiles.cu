@@ -110,6 +110,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   __shared__ int32_t s_uf[kTilePixels];
   __shared__ uint32_t s_bits[kTileRows][kTileWords];
   __shared__ uint32_t s_bord[kTileRows][kTileWords];  // local roots touching another tile
+  __shared__ int s_nborder;
+  __shared__ uint16_t s_border[TileBorderList::kMax];
   __shared__ uint32_t s_up[kTileWords + 2], s_dn[kTileWords + 2], s_side[2];
   const int lx = threadIdx.x % kTileWords, ly = threadIdx.x / kTileWords;
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -120,6 +122,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   if (inside) on_bits[int64_t(y) * wpr + seg] = bits;
   s_bits[ly][lx] = bits;
   s_bord[ly][lx] = 0;
+  if (threadIdx.x == 0) s_nborder = 0;
   // The halo: rows y0 - 1 and y0 + 32 (words seg0 - 1 .. seg0 + 8), columns left and right.
   if (warp < 2 && lane < kTileWords + 2) {
     const int s = seg0 - 1 + lane, yy = warp == 0 ? y0 - 1 : y0 + kTileRows;
@@ -264,7 +267,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   // The root of the pixel at bit i of word k in row r: in the upper bits of its word-local run
   // start's entry.
   tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr}, seg0, y0, cont, lr, s_bits,
-                s_bord, [&](int r, int k, int i) {
+                s_bord, TileBorderList{&s_nborder, s_border}, [&](int r, int k, int i) {
                   return s_uf[r * kTilePix + k * 32 + run_start(s_bits[r][k], i)] >> 16;
                 });
 }

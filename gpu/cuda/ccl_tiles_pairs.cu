@@ -147,6 +147,11 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   __shared__ uint32_t s_bits[kTileRows][kTileWords];
   __shared__ uint32_t s_or[kPairs][kTileWords];
   __shared__ uint32_t s_bord[kTileRows][kTileWords];  // local roots touching another tile
+  // The epilogue's border list: in the compact kernel over the parents (dead by then; a separate
+  // array would cost the 8th block an SM), else its own array.
+  __shared__ int s_nborder;
+  __shared__ uint16_t s_border[kCompact ? 2 : TileBorderList::kMax];
+  static_assert(kTilePixels / 2 * 4 >= TileBorderList::kMax * 2, "the list fits the parents");
   __shared__ uint32_t s_up[kTileWords + 2], s_dn[kTileWords + 2], s_side[2];
   const int t = threadIdx.x;
   const int lx = t % kTileWords, ly = t / kTileWords;
@@ -158,6 +163,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   if (inside) on_bits[int64_t(y) * wpr + seg] = bits;
   s_bits[ly][lx] = bits;
   s_bord[ly][lx] = 0;
+  if (threadIdx.x == 0) s_nborder = 0;
   // The halo: rows y0 - 1 and y0 + 32 (words seg0 - 1 .. seg0 + 8), columns left and right.
   if (warp < 2 && lane < kTileWords + 2) {
     const int s = seg0 - 1 + lane, yy = warp == 0 ? y0 - 1 : y0 + kTileRows;
@@ -347,6 +353,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   // The root of the pixel at bit i of word k in row r: the key at its word-local pair-run start.
   tile_epilogue(
       TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr}, seg0, y0, cont, lr, s_bits, s_bord,
+      TileBorderList{&s_nborder, kCompact ? reinterpret_cast<uint16_t*>(s_uf) : s_border},
       [&](int r, int k, int i) { return key_at(r / 2, k * 32 + run_start(s_or[r / 2][k], i)); });
 }
 
