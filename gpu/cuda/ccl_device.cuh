@@ -160,6 +160,17 @@ __device__ __forceinline__ bool first_of_key(uint32_t key) {
 #endif
 }
 
+// A tile kernel's test for an empty tile (every thread calls it, it is a barrier): with no on
+// pixel in the tile (most of a radar frame) the tile's root and border bits are zero and nothing
+// else is written: no forest entries, no local roots (the finish reads none for empty words).
+// True: the caller returns.
+__device__ __forceinline__ bool empty_tile_done(uint32_t bits, bool inside, int64_t gw,
+                                                uint32_t* root_bits, uint32_t* bord_bits) {
+  if (__syncthreads_or(bits != 0u)) return false;
+  if (inside) root_bits[gw] = bord_bits[gw] = 0u;
+  return true;
+}
+
 // Where a tile kernel's epilogue writes (ccl_tiles.cu, ccl_tiles_pairs.cu): the forest, the root
 // and border tile-root bits and the int16 local roots in the label image.
 struct TileOutputs {

@@ -177,12 +177,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
     const uint32_t m = __ballot_sync(kFull, on);
     if (lane == 0) s_side[warp - 2] = m;
   }
-  // An empty tile (most of a radar frame) writes zero root and border bits and nothing else: no
-  // forest entries, no local roots (the finish reads none for empty words).
-  if (!__syncthreads_or(bits != 0u)) {
-    if (inside) root_bits[int64_t(y) * wpr + seg] = bord_bits[int64_t(y) * wpr + seg] = 0u;
-    return;
-  }
+  if (empty_tile_done(bits, inside, int64_t(y) * wpr + seg, root_bits, bord_bits)) return;
 
   const int li0 = ly * kTilePix + lx * 32;
   const uint32_t prev = lx > 0 ? s_bits[ly][lx - 1] : 0u;
