@@ -171,6 +171,36 @@ __device__ __forceinline__ bool empty_tile_done(uint32_t bits, bool inside, int6
   return true;
 }
 
+// The on pixels of word lx of tile row ly (bits) with a neighbour in another tile, from the
+// tile's halo: rows above and below (up, dn: words seg0 - 1 .. seg0 + kTileWords) and the
+// columns left and right of it (side: bit r is row r).
+__device__ __forceinline__ uint32_t tile_outer_contacts(uint32_t bits, int lx, int ly,
+                                                        const uint32_t* up, const uint32_t* dn,
+                                                        const uint32_t* side, bool eight) {
+  if (!bits) return 0u;
+  // Pixels whose neighbours in the row beyond (u: same word, ul/ur: the words left and right of
+  // it) include an on pixel.
+  auto vertical = [eight](uint32_t u, uint32_t ul, uint32_t ur) {
+    return eight ? (u | (u << 1) | (ul >> 31) | (u >> 1) | (ur << 31)) : u;
+  };
+  // Whether the edge pixel at row ly has an on neighbour in the column beyond: col bit r + 1 is
+  // row r of that column, r = -1..32.
+  auto beside = [eight, ly](uint64_t col) {
+    return eight ? ((col >> ly) & 7u) != 0 : ((col >> (ly + 1)) & 1u) != 0;
+  };
+  uint32_t cont = 0;
+  if (ly == 0) cont |= bits & vertical(up[lx + 1], up[lx], up[lx + 2]);
+  if (ly == kTileRows - 1) cont |= bits & vertical(dn[lx + 1], dn[lx], dn[lx + 2]);
+  if (lx == 0 && (bits & 1u) &&
+      beside(uint64_t(up[0] >> 31) | (uint64_t(side[0]) << 1) | (uint64_t(dn[0] >> 31) << 33)))
+    cont |= 1u;
+  if (lx == kTileWords - 1 && (bits >> 31) &&
+      beside(uint64_t(up[kTileWords + 1] & 1u) | (uint64_t(side[1]) << 1) |
+             (uint64_t(dn[kTileWords + 1] & 1u) << 33)))
+    cont |= 1u << 31;
+  return cont;
+}
+
 // Where a tile kernel's epilogue writes (ccl_tiles.cu, ccl_tiles_pairs.cu): the forest, the root
 // and border tile-root bits and the int16 local roots in the label image.
 struct TileOutputs {

@@ -114,11 +114,15 @@ bool fast_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
 // Tiled, the whole frame: labels, ids 1..n in raster order, statistics (boxes included).
 void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
                 const uint8_t* d_intensity, cudaStream_t stream, StageEvents* ev = nullptr);
-// With 8-connectivity the tile labelling runs on row pairs (ccl_tiles_pairs.cu: nodes are the
-// runs of row 2k | row 2k + 1, same outputs); SWEEPLINE_CCL_PAIRS=0/1 overrides this default once
-// per process (0: the row-run tile kernel, as for 4-connectivity).
+// The tile labelling runs on row pairs (ccl_tiles_pairs.cu: nodes are the runs of row 2k | row
+// 2k + 1, with 4-connectivity cut where neither row continues; same outputs);
+// SWEEPLINE_CCL_PAIRS=0/1 overrides this default once per process (0: the row-run tile kernel).
 constexpr bool kFastPairsDefault = true;
 bool fast_pairs_enabled();
+// Row pairs for 4-connectivity too (else the row-run kernel labels it); SWEEPLINE_CCL_PAIRS4=0/1
+// overrides this default once per process.
+constexpr bool kFastPairs4Default = true;
+bool fast_pairs4_enabled();
 // The pair kernel's compact shared layout (8 blocks an SM instead of 6, measured 4-8 us faster
 // at densities 0.3-0.6); SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides this default once per process.
 constexpr bool kPairsCompactDefault = true;
@@ -130,7 +134,7 @@ bool pairs_compact_enabled();
 constexpr bool kPairsBalanceDefault = true;
 constexpr bool kRowsBalanceDefault = false;
 bool tiles_balance_enabled(bool pairs);
-void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
+void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, bool eight,
                       cudaStream_t stream);
 // Its second half (ccl_tiles_finish.cu): scan of the segment counts, statistics of components
 // that span tiles initialised, then per tile the label image and statistics.

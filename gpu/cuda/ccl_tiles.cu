@@ -86,19 +86,6 @@ __device__ __forceinline__ int row_run_start(const uint32_t (*bits)[kTileWords],
   return ly * kTilePix + lx * 32 + rs;
 }
 
-// On pixels of a word whose neighbours in the row above/below (u: same word, ul/ur: the words
-// left and right of it) include an on pixel.
-__device__ __forceinline__ uint32_t vertical_neighbours(uint32_t u, uint32_t ul, uint32_t ur,
-                                                        bool eight) {
-  return eight ? (u | (u << 1) | (ul >> 31) | (u >> 1) | (ur << 31)) : u;
-}
-
-// Whether a pixel of the tile's left or right edge column at row ly has an on neighbour in the
-// column beyond: col bit r + 1 is row r of that column, r = -1..32.
-__device__ __forceinline__ bool side_contact(uint64_t col, int ly, bool eight) {
-  return eight ? ((col >> ly) & 7u) != 0 : ((col >> (ly + 1)) & 1u) != 0;
-}
-
 // Grid: (tiles across, tiles down), kTileThreads threads, thread (ly, lx) owns word lx of row ly.
 // kBalanced: the contacts of a warp are handed out evenly over its lanes (SWEEPLINE_CCL_BALANCE).
 template <bool kBalanced>
@@ -177,22 +164,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
       s_uf[li0 + b] = parent;
     }
   }
-  uint32_t cont = 0;  // pixels with a neighbour in another tile
-  if (bits) {
-    if (ly == 0) cont |= bits & vertical_neighbours(s_up[lx + 1], s_up[lx], s_up[lx + 2], eight);
-    if (ly == kTileRows - 1)
-      cont |= bits & vertical_neighbours(s_dn[lx + 1], s_dn[lx], s_dn[lx + 2], eight);
-    if (lx == 0 && (bits & 1u)) {
-      const uint64_t col =
-          uint64_t(s_up[0] >> 31) | (uint64_t(s_side[0]) << 1) | (uint64_t(s_dn[0] >> 31) << 33);
-      if (side_contact(col, ly, eight)) cont |= 1u;
-    }
-    if (lx == kTileWords - 1 && (bits >> 31)) {
-      const uint64_t col = uint64_t(s_up[kTileWords + 1] & 1u) | (uint64_t(s_side[1]) << 1) |
-                           (uint64_t(s_dn[kTileWords + 1] & 1u) << 33);
-      if (side_contact(col, ly, eight)) cont |= 1u << 31;
-    }
-  }
+  const uint32_t cont = tile_outer_contacts(bits, lx, ly, s_up, s_dn, s_side, eight);
   __syncthreads();
   // Unions with the row above inside the tile (the contacts left).
   {
@@ -461,8 +433,8 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
   const bool eight = connectivity == 8;
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
   auto* loc = reinterpret_cast<int16_t*>(ws.labels);
-  if (eight && fast_pairs_enabled()) {
-    tile_pairs_label(ws, d_image, threshold, stream);
+  if (fast_pairs_enabled() && (eight || fast_pairs4_enabled())) {
+    tile_pairs_label(ws, d_image, threshold, eight, stream);
   } else {
     auto kernel = tiles_balance_enabled(false) ? tile_label_kernel<true> : tile_label_kernel<false>;
     kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf,

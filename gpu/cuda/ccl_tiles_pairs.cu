@@ -1,5 +1,6 @@
-// `fast`, tiled, 8-connectivity: the tile labelling on row PAIRS (the default for 8; the row-run
-// tile_label_kernel in ccl_tiles.cu stays for 4-connectivity and SWEEPLINE_CCL_PAIRS=0).
+// `fast`, tiled: the tile labelling on row PAIRS (the default; the row-run tile_label_kernel in
+// ccl_tiles.cu stays for SWEEPLINE_CCL_PAIRS=0, and for 4-connectivity with
+// SWEEPLINE_CCL_PAIRS4=0).
 //
 // With 8-connectivity every on pixel of rows 2k and 2k + 1 inside one run of (row 2k | row 2k + 1)
 // is connected to every other: neighbouring columns of a two-row band always touch. So the nodes
@@ -7,6 +8,12 @@
 // runs at density 0.5) and only the contacts between row 2k - 1 and row 2k are united (half the
 // row boundaries). Pairs never cross tiles (32 rows), so the border unions, roots and the finish
 // stay as they are; the outputs are exactly those of tile_label_kernel.
+//
+// With 4-connectivity a column's on pixels in the band are connected (one above the other), and
+// two neighbouring columns are connected exactly when one of the two rows is on in both, so the
+// band's components are still intervals of columns: runs of the OR'd pair cut where neither row
+// continues (row 2k = 1100, row 2k + 1 = 0011 is two pair runs). Their starts are kept per pair
+// word (s_st); every lookup of a pair run goes through them instead of the OR'd word.
 //
 // The representative must stay the component's first pixel in raster order. A node's first pixel
 // ("key") is the first on pixel of row 2k inside its run, else the run's start in row 2k + 1.
@@ -70,32 +77,61 @@ __device__ __forceinline__ void p_unite(int32_t* uf, int a, int b) {
   }
 }
 
+// Pair-run starts of a pair word with 4-connectivity (a: row 2k, b: row 2k + 1; ap, bp: the
+// words left of them, 0 at the tile's left edge): on columns joined to the column left of them
+// through neither row.
+__device__ __forceinline__ uint32_t band_starts4(uint32_t a, uint32_t b, uint32_t ap, uint32_t bp) {
+  const uint32_t joined = (a & ((a << 1) | (ap >> 31))) | (b & ((b << 1) | (bp >> 31)));
+  return (a | b) & ~joined;
+}
+
+// The bit where the pair run holding on bit i of pair word o (run starts st: 4-connectivity
+// only) starts inside that word (0 when it comes from the word before).
+template <bool kEight>
+__device__ __forceinline__ int local_start(uint32_t o, uint32_t st, int i) {
+  if (kEight) return run_start(o, i);
+  return 31 - __clz((st | (o & 1u)) & (kFull >> (31 - i)));
+}
+
 // Node index of the pair run of pair k holding column 32 * px + i: k * kStride + the run's start
 // column (kStride 512: its start in row 2k; 256: the compact layout).
-template <int kStride>
-__device__ __forceinline__ int pair_run_start(const uint32_t (*ors)[kTileWords], int k, int px,
+template <int kStride, bool kEight>
+__device__ __forceinline__ int pair_run_start(const uint32_t (*ors)[kTileWords],
+                                              const uint32_t (*sts)[kTileWords], int k, int px,
                                               int i) {
-  int rs = run_start(ors[k][px], i);
-  while (rs == 0 && px > 0 && (ors[k][px - 1] >> 31)) {
-    --px;
-    rs = run_start(ors[k][px], 31);
+  if (kEight) {
+    int rs = run_start(ors[k][px], i);
+    while (rs == 0 && px > 0 && (ors[k][px - 1] >> 31)) {
+      --px;
+      rs = run_start(ors[k][px], 31);
+    }
+    return k * kStride + px * 32 + rs;
   }
-  return k * kStride + px * 32 + rs;
+  // Every run starts somewhere in its tile row (the tile's left edge cuts runs).
+  uint32_t m = sts[k][px] & (kFull >> (31 - i));
+  while (!m) m = sts[k][--px];
+  return k * kStride + px * 32 + 31 - __clz(m);
 }
 
 // The first pixel (local index) of the pair run of pair k starting at bit b of word px.
+template <bool kEight>
 __device__ __forceinline__ int pair_run_key(const uint32_t (*bits)[kTileWords],
-                                            const uint32_t (*ors)[kTileWords], int k, int px,
+                                            const uint32_t (*ors)[kTileWords],
+                                            const uint32_t (*sts)[kTileWords], int k, int px,
                                             int b) {
   int j = px, from = b;
   for (;;) {
     const uint32_t o = ors[k][j];
     const uint32_t ahead = o & (kFull << from);
-    const uint32_t zeros = ~o & (kFull << from);
-    const uint32_t run = zeros ? ahead & ((1u << (__ffs(zeros) - 1)) - 1u) : ahead;
+    // Where the run ends: an off column, or (4-connectivity) the next run's start.
+    uint32_t stops = ~o;
+    if (!kEight) stops |= sts[k][j] & ~(1u << from);
+    stops &= kFull << from;
+    const uint32_t run = stops ? ahead & ((1u << (__ffs(stops) - 1)) - 1u) : ahead;
     const uint32_t t = bits[2 * k][j] & run;
     if (t) return 2 * k * kTilePix + j * 32 + __ffs(t) - 1;
-    if (zeros || j + 1 >= kTileWords || !(ors[k][j + 1] & 1u)) break;
+    if (stops || j + 1 >= kTileWords || !(ors[k][j + 1] & 1u)) break;
+    if (!kEight && (sts[k][j + 1] & 1u)) break;
     ++j;
     from = 0;
   }
@@ -103,7 +139,9 @@ __device__ __forceinline__ int pair_run_key(const uint32_t (*bits)[kTileWords],
 }
 
 // The contacts of row 2k (word ux) with row 2k - 1: the leftmost pixel of each vertical overlap
-// (v) and the diagonal contacts at run ends (d1 up-left, d2 up-right), as in tile_label_kernel.
+// (v) and with 8-connectivity the diagonal contacts at run ends (d1 up-left, d2 up-right), as in
+// tile_label_kernel.
+template <bool kEight>
 __device__ __forceinline__ void pair_contacts(const uint32_t (*bits)[kTileWords], int k, int ux,
                                               uint32_t& v, uint32_t& d1, uint32_t& d2) {
   const uint32_t row = bits[2 * k][ux];
@@ -117,8 +155,8 @@ __device__ __forceinline__ void pair_contacts(const uint32_t (*bits)[kTileWords]
   const uint32_t up_left = (above << 1) | (aprev >> 31);
   const uint32_t up_right = (above >> 1) | (anext << 31);
   v = row & above & ~(left & up_left);
-  d1 = row & ~above & ~left & up_left;
-  d2 = row & ~above & ~right & up_right;
+  d1 = kEight ? row & ~above & ~left & up_left : 0u;
+  d2 = kEight ? row & ~above & ~right & up_right : 0u;
 }
 
 // Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly
@@ -130,7 +168,8 @@ __device__ __forceinline__ void pair_contacts(const uint32_t (*bits)[kTileWords]
 // instead of each thread looping over its own 16 bits (SWEEPLINE_CCL_BALANCE).
 // kSeed: a pair run's first contact with the pair above (inside the word of its start) is its
 // parent from the start instead of a union (with the compact balanced default only).
-template <bool kCompact, bool kBalanced, bool kSeed>
+// kEight: 8-connectivity (else 4: pair runs cut as above, only straight contacts).
+template <bool kCompact, bool kBalanced, bool kSeed, bool kEight>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCompact ? 8 : 6))
     tile_pairs_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
@@ -146,7 +185,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   };
   __shared__ uint32_t s_bits[kTileRows][kTileWords];
   __shared__ uint32_t s_or[kPairs][kTileWords];
-  __shared__ uint32_t s_bord[kTileRows][kTileWords];  // local roots touching another tile
+  __shared__ uint32_t s_st[kEight ? 1 : kPairs][kTileWords];  // pair-run starts (4-conn only)
+  __shared__ uint32_t s_bord[kTileRows][kTileWords];          // local roots touching another tile
   // The epilogue's border list: in the compact kernel over the parents (dead by then; a separate
   // array would cost the 8th block an SM), else its own array.
   __shared__ int s_nborder;
@@ -181,48 +221,37 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
 
   const int li0 = ly * kTilePix + lx * 32;
   const uint32_t prev = lx > 0 ? s_bits[ly][lx - 1] : 0u;
-  // Pixels with an (8-connected) neighbour in another tile.
-  uint32_t cont = 0;
-  if (bits) {
-    auto vn = [](uint32_t u, uint32_t ul, uint32_t ur) {
-      return u | (u << 1) | (ul >> 31) | (u >> 1) | (ur << 31);
-    };
-    if (ly == 0) cont |= bits & vn(s_up[lx + 1], s_up[lx], s_up[lx + 2]);
-    if (ly == kTileRows - 1) cont |= bits & vn(s_dn[lx + 1], s_dn[lx], s_dn[lx + 2]);
-    if (lx == 0 && (bits & 1u)) {
-      const uint64_t col =
-          uint64_t(s_up[0] >> 31) | (uint64_t(s_side[0]) << 1) | (uint64_t(s_dn[0] >> 31) << 33);
-      if ((col >> ly) & 7u) cont |= 1u;
-    }
-    if (lx == kTileWords - 1 && (bits >> 31)) {
-      const uint64_t col = uint64_t(s_up[kTileWords + 1] & 1u) | (uint64_t(s_side[1]) << 1) |
-                           (uint64_t(s_dn[kTileWords + 1] & 1u) << 33);
-      if ((col >> ly) & 7u) cont |= 1u << 31;
-    }
-  }
+  const uint32_t cont = tile_outer_contacts(bits, lx, ly, s_up, s_dn, s_side, kEight);
   // Pair words.
   const int pk = t / kTileWords, px = t % kTileWords;  // t < 128: pair pk, word px
   const bool pair_thread = t < kPairs * kTileWords;
-  if (pair_thread) s_or[pk][px] = s_bits[2 * pk][px] | s_bits[2 * pk + 1][px];
+  if (pair_thread) {
+    s_or[pk][px] = s_bits[2 * pk][px] | s_bits[2 * pk + 1][px];
+    if (!kEight)
+      s_st[pk][px] = band_starts4(s_bits[2 * pk][px], s_bits[2 * pk + 1][px],
+                                  px > 0 ? s_bits[2 * pk][px - 1] : 0u,
+                                  px > 0 ? s_bits[2 * pk + 1][px - 1] : 0u);
+  }
   __syncthreads();
   // Nodes: the pair runs, keyed by their first pixel.
-  uint32_t por = 0, pprev = 0;
+  uint32_t por = 0, pprev = 0, pst = 0;
   if (pair_thread) {
     por = s_or[pk][px];
     pprev = px > 0 ? s_or[pk][px - 1] : 0u;
-    uint32_t starts = por & ~((por << 1) | (pprev >> 31));
+    if (!kEight) pst = s_st[pk][px];
+    uint32_t starts = kEight ? por & ~((por << 1) | (pprev >> 31)) : pst;
     uint32_t v = 0, d1 = 0, d2 = 0, used = 0;
-    if (kSeed && pk > 0) pair_contacts(s_bits, pk, px, v, d1, d2);
+    if (kSeed && pk > 0) pair_contacts<kEight>(s_bits, pk, px, v, d1, d2);
     while (starts) {
       const int b = __ffs(starts) - 1;
       starts &= starts - 1;
       const int a = pk * kStride + px * 32 + b;
-      int entry = (pair_run_key(s_bits, s_or, pk, px, b) << kIdxBits) | a;
+      int entry = (pair_run_key<kEight>(s_bits, s_or, s_st, pk, px, b) << kIdxBits) | a;
       if (kSeed) {
         // The parent is a node of the pair above. Its key field here is a lower bound of its
         // key (the run's start in row 2k - 2): only roots' entries must hold the exact key (the
         // unions compare those); a smaller one in a non-root entry only skips halving there.
-        const uint32_t gaps = ~por & (kFull << b);
+        const uint32_t gaps = (kEight ? ~por : ~por | (pst & ~(1u << b))) & (kFull << b);
         const uint32_t c =
             (v | d1 | d2) & (gaps ? (1u << (__ffs(gaps) - 1)) - 1u : kFull) & (kFull << b);
         if (c) {
@@ -231,7 +260,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
           const int kind = ((v >> i) & 1u) ? 0 : ((d1 >> i) & 1u) ? 1 : 2;
           const int j = kind == 0 ? i : kind == 1 ? (i + 31) & 31 : (i + 1) & 31;
           const int qx = px + (kind == 1 && i == 0 ? -1 : kind == 2 && i == 31 ? 1 : 0);
-          const int p = pair_run_start<kStride>(s_or, pk - 1, qx, j);
+          const int p = pair_run_start<kStride, kEight>(s_or, s_st, pk - 1, qx, j);
           entry = ((2 * (pk - 1) * kTilePix + p - (pk - 1) * kStride) << kIdxBits) | p;
         }
       }
@@ -251,7 +280,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
     if (t < (kPairs - 1) * 16) {
       const uint32_t half = (t & 1) ? 0xffff0000u : 0x0000ffffu;
       if (s_bits[2 * k][ux] & half) {
-        pair_contacts(s_bits, k, ux, v, d1, d2);
+        pair_contacts<kEight>(s_bits, k, ux, v, d1, d2);
         uint32_t keep = half;
         if (kSeed) {
           const uint32_t used = s_bord[k][ux];
@@ -274,8 +303,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
         j = i < 31 ? i + 1 : 0;
         uxq = i < 31 ? kux : kux + 1;
       }
-      a = pair_run_start<kStride>(s_or, kk, kux, i);
-      b = pair_run_start<kStride>(s_or, kk - 1, uxq, j);
+      a = pair_run_start<kStride, kEight>(s_or, s_st, kk, kux, i);
+      b = pair_run_start<kStride, kEight>(s_or, s_st, kk - 1, uxq, j);
     };
     if constexpr (kBalanced) {
       // The warp's contacts spread evenly over its lanes; lanes with the same pair of nodes in a
@@ -314,12 +343,13 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   // The root's key at every word-local pair-run start (row 2k + 1 entries; the walks read only
   // row 2k entries, which nobody writes any more).
   if (pair_thread) {
-    uint32_t starts = por & ~(por << 1);
+    uint32_t starts = kEight ? por & ~(por << 1) : pst | (por & 1u);
     while (starts) {
       const int b = __ffs(starts) - 1;
       starts &= starts - 1;
-      int a = (b == 0 && (pprev >> 31)) ? pair_run_start<kStride>(s_or, pk, px, 0)
-                                        : pk * kStride + px * 32 + b;
+      const bool continued = b == 0 && (kEight ? (pprev >> 31) != 0 : !(pst & 1u));
+      int a = continued ? pair_run_start<kStride, kEight>(s_or, s_st, pk, px, 0)
+                        : pk * kStride + px * 32 + b;
       int e = s_uf[a];
       while ((e & kIdxMask) != a) {
         a = e & kIdxMask;
@@ -336,20 +366,23 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   // pixels touching another tile the forest entry and the border mark of their root.
   uint32_t lr = 0;
   {
-    const uint32_t o = s_or[ly / 2][lx];
+    const uint32_t o = s_or[ly / 2][lx], st = kEight ? 0u : s_st[ly / 2][lx];
     const int kc = lx * 32;  // keys of this word's pair-run starts: key_at(ly / 2, kc + start)
     uint32_t cand = bits & ~((bits << 1) | (prev >> 31));
     while (cand) {
       const int b = __ffs(cand) - 1;
       cand &= cand - 1;
-      if (key_at(ly / 2, kc + run_start(o, b)) == li0 + b) lr |= 1u << b;
+      if (key_at(ly / 2, kc + local_start<kEight>(o, st, b)) == li0 + b) lr |= 1u << b;
     }
   }
   // The root of the pixel at bit i of word k in row r: the key at its word-local pair-run start.
   tile_epilogue(
       TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr}, seg0, y0, cont, lr, s_bits, s_bord,
       TileBorderList{&s_nborder, kCompact ? reinterpret_cast<uint16_t*>(s_uf) : s_border},
-      [&](int r, int k, int i) { return key_at(r / 2, k * 32 + run_start(s_or[r / 2][k], i)); });
+      [&](int r, int k, int i) {
+        return key_at(
+            r / 2, k * 32 + local_start<kEight>(s_or[r / 2][k], kEight ? 0u : s_st[r / 2][k], i));
+      });
 }
 
 }  // namespace
@@ -386,7 +419,17 @@ bool fast_pairs_enabled() {
   return on;
 }
 
-void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
+bool fast_pairs4_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_PAIRS4=0/1 overrides the default.
+  static const bool on = [] {
+    const char* e = std::getenv("SWEEPLINE_CCL_PAIRS4");
+    if (e && *e) return std::strcmp(e, "0") != 0;
+    return kFastPairs4Default;
+  }();
+  return on;
+}
+
+void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, bool eight,
                       cudaStream_t stream) {
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
   auto* loc = reinterpret_cast<int16_t*>(ws.labels);
@@ -396,13 +439,17 @@ void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t thres
   };
   const bool compact = pairs_compact_enabled(), balanced = tiles_balance_enabled(true);
   if (compact && balanced)
-    launch(tile_pairs_kernel<true, true, true>);
+    launch(eight ? tile_pairs_kernel<true, true, true, true>
+                 : tile_pairs_kernel<true, true, true, false>);
   else if (compact)
-    launch(tile_pairs_kernel<true, false, false>);
+    launch(eight ? tile_pairs_kernel<true, false, false, true>
+                 : tile_pairs_kernel<true, false, false, false>);
   else if (balanced)
-    launch(tile_pairs_kernel<false, true, false>);
+    launch(eight ? tile_pairs_kernel<false, true, false, true>
+                 : tile_pairs_kernel<false, true, false, false>);
   else
-    launch(tile_pairs_kernel<false, false, false>);
+    launch(eight ? tile_pairs_kernel<false, false, false, true>
+                 : tile_pairs_kernel<false, false, false, false>);
   CCL_CUDA_CHECK(cudaGetLastError());
 }
 

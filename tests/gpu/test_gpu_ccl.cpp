@@ -112,11 +112,13 @@ TEST(GpuCclSmall, FastAcrossTileBorders) {
 #endif
 }
 
-// With 8-connectivity `fast` labels row pairs (runs of row 2k | row 2k + 1) and unites only
-// rows 2k - 1 and 2k: odd heights (the last pair has one row), steps that touch only diagonally
-// between rows (or miss by one column), V shapes whose left arm starts in a pair's second row
-// while the component's first pixel is further right in the pair's first row (or one pair
-// higher), arms next to tile borders, and noise on heights that cut pairs and tiles.
+// `fast` labels row pairs (runs of row 2k | row 2k + 1; with 4-connectivity cut where neither row
+// continues) and unites only rows 2k - 1 and 2k: odd heights (the last pair has one row), steps
+// that touch only diagonally between rows (or miss by one column), V shapes whose left arm
+// starts in a pair's second row while the component's first pixel is further right in the
+// pair's first row (or one pair higher), arms next to tile borders, runs that hand over from one
+// row of a pair to the other across 32-pixel words (joined with 4-connectivity only where both
+// rows overlap), and noise on heights that cut pairs and tiles.
 TEST(GpuCclSmall, FastRowPairs) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
@@ -136,6 +138,21 @@ TEST(GpuCclSmall, FastRowPairs) {
       if (top + i < v.height) v.at(x0 + 23 - i, top + i) = 255;
     }
   imgs.push_back({"v_shapes", std::move(v)});
+  // Row 2k on at [a, a + len), row 2k + 1 at [a + len + gap, ...): gap -1 overlaps by one column
+  // (one component), 0 touches diagonally (two with 4-connectivity); a near word ends.
+  Image8 hand(577, 40);
+  for (int y = 0; y + 1 < hand.height; y += 2)
+    for (int a = 5 + 3 * y, k = 0; a + 40 < hand.width; a += 61, ++k) {
+      const int len = 7 + (k + y) % 27, gap = (k + y / 2) % 3 - 1;
+      for (int x = a; x < a + len; ++x) hand.at(x, y) = 255;
+      for (int x = a + len + gap; x < a + 2 * len + gap; ++x) hand.at(x, y + 1) = 255;
+    }
+  imgs.push_back({"hand_over", std::move(hand)});
+  Image8 blocks(389, 37);  // 3-wide blocks shifted by 3 each row: diagonal-only contacts
+  for (int y = 0; y < blocks.height; ++y)
+    for (int x = 0; x < blocks.width; ++x)
+      if ((x / 3 + y) % 2 == 0) blocks.at(x, y) = 99;
+  imgs.push_back({"blocks3", std::move(blocks)});
   for (int hgt : {1, 2, 3, 31, 33, 63, 65})
     for (double d : {0.35, 0.5, 0.65})
       imgs.push_back({"random" + std::to_string(int(d * 100)) + "_301x" + std::to_string(hgt),
