@@ -109,11 +109,7 @@ __global__ void roots_kernel(int32_t* uf, const uint32_t* __restrict__ on_bits, 
 
 bool fast_tiles_enabled() {
   // The tiled variant is chosen once per process; SWEEPLINE_CCL_TILES=0/1 overrides the default.
-  static const bool on = [] {
-    const char* e = std::getenv("SWEEPLINE_CCL_TILES");
-    if (e && *e) return std::strcmp(e, "0") != 0;
-    return kFastTilesDefault;
-  }();
+  static const bool on = env_switch("SWEEPLINE_CCL_TILES", kFastTilesDefault);
   return on;
 }
 

@@ -6,6 +6,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "app/common/check.hpp"
@@ -177,6 +179,14 @@ void assign_ids(const Workspace& ws, bool init_stats, bool root_ymin, bool weigh
 void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool run_starts,
               cudaStream_t stream);
 void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, cudaStream_t stream);
+
+// A variant switch read from the environment: unset or empty gives `fallback`, "0" false,
+// anything else true. Callers read it once per process (a static).
+inline bool env_switch(const char* name, bool fallback) {
+  const char* e = std::getenv(name);
+  if (e && *e) return std::strcmp(e, "0") != 0;
+  return fallback;
+}
 
 inline int blocks_for(int64_t n, int threads) {
   return int((n + threads - 1) / threads);

@@ -544,11 +544,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
 
 bool finish_four_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_FINISH4=0/1 overrides the default.
-  static const bool on = [] {
-    const char* e = std::getenv("SWEEPLINE_CCL_FINISH4");
-    if (e && *e) return std::strcmp(e, "0") != 0;
-    return kFinishFourDefault;
-  }();
+  static const bool on = env_switch("SWEEPLINE_CCL_FINISH4", kFinishFourDefault);
   return on;
 }
 

@@ -389,11 +389,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
 
 bool pairs_compact_enabled() {
   // SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides kPairsCompactDefault once per process.
-  static const bool on = [] {
-    const char* e = std::getenv("SWEEPLINE_CCL_PAIRS_COMPACT");
-    if (e && *e) return std::strcmp(e, "0") != 0;
-    return kPairsCompactDefault;
-  }();
+  static const bool on = env_switch("SWEEPLINE_CCL_PAIRS_COMPACT", kPairsCompactDefault);
   return on;
 }
 
@@ -411,21 +407,13 @@ bool tiles_balance_enabled(bool pairs) {
 
 bool fast_pairs_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_PAIRS=0/1 overrides the default.
-  static const bool on = [] {
-    const char* e = std::getenv("SWEEPLINE_CCL_PAIRS");
-    if (e && *e) return std::strcmp(e, "0") != 0;
-    return kFastPairsDefault;
-  }();
+  static const bool on = env_switch("SWEEPLINE_CCL_PAIRS", kFastPairsDefault);
   return on;
 }
 
 bool fast_pairs4_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_PAIRS4=0/1 overrides the default.
-  static const bool on = [] {
-    const char* e = std::getenv("SWEEPLINE_CCL_PAIRS4");
-    if (e && *e) return std::strcmp(e, "0") != 0;
-    return kFastPairs4Default;
-  }();
+  static const bool on = env_switch("SWEEPLINE_CCL_PAIRS4", kFastPairs4Default);
   return on;
 }
 
