@@ -146,6 +146,10 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t 
 // SM; SWEEPLINE_CCL_FINISH4=0/1 overrides this default once per process.
 constexpr bool kFinishFourDefault = true;
 bool finish_four_enabled();
+// Five blocks an SM (1152 slots a pass, 48 registers) before four; SWEEPLINE_CCL_FINISH5=0/1
+// overrides this default once per process.
+constexpr bool kFinishFiveDefault = true;
+bool finish_five_enabled();
 // Once per process before any capture: the finish kernel's dynamic shared-memory limit.
 void tiled_prepare();
 void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,

@@ -32,18 +32,25 @@ constexpr int kTilePixels = kTilePix * kTileRows;
 constexpr uint32_t kBorderFlag = 0x80000000u;
 constexpr uint32_t kPending = 0xffffffffu;  // in s_ymx while a slot's id is still to be looked up
 
-// Slots per pass: three 256-thread blocks per SM fit (the densest noise has ~1100 components per
-// tile; checkerboards up to 4096 take extra passes). kFour (without an intensity image only):
-// 1280 slots, so that four blocks fit an SM (2048 tiles of a 4096^2 frame in fewer waves).
-template <bool kWeighted, bool kFour = false>
-constexpr int kSlots = kWeighted || kFour ? 1280 : 1536;
+// Slots per pass, by the blocks an SM the kernel is built for (kBlocks): three 256-thread blocks
+// fit 1536 (the densest noise has ~1100 components per tile; checkerboards up to 4096 take extra
+// passes). Without an intensity image: 1280 slots for four blocks, 1152 for five (2048 tiles of a
+// 4096^2 frame in fewer waves, more warps to hide the shared-memory latency; a tile with more
+// components takes a second pass). With one: 1280, three blocks.
+template <bool kWeighted, int kBlocks = 3>
+constexpr int kSlots = kWeighted || kBlocks == 4 ? 1280
+                       : kBlocks >= 5            ? 1152
+                                                 : 1536;
+// Per slot: id, weight sum (with the sum of local y packed in when unweighted), sum of x, sum of y
+// (weighted only), box columns and last row; weighted also the area and peak.
 template <bool kWeighted>
-constexpr int kSlotArrays = kWeighted ? 9 : 7;
-template <bool kWeighted, bool kFour = false>
+constexpr int kSlotArrays = kWeighted ? 9 : 6;
+template <bool kWeighted, int kBlocks = 3>
 constexpr size_t kFinishShared = size_t(kTilePixels) * (kWeighted ? 3 : 2) +
                                  (size_t(kTileThreads) + 2 * kTileRows + 8) * 4 +
-                                 size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted, kFour> * 4;
-static_assert(kFinishShared<false, true> + 1024 <= 228 * 1024 / 4, "four blocks an SM (sm_90)");
+                                 size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted, kBlocks> * 4;
+static_assert((kFinishShared<false, 5> + 1024) * 5 <= 228 * 1024, "five blocks an SM (sm_90)");
+static_assert((kFinishShared<false, 4> + 1024) * 4 <= 228 * 1024, "four blocks an SM (sm_90)");
 
 // Roots before segment sg: its block's offset + its prefix inside the block.
 __device__ __forceinline__ uint32_t seg_offset(const uint32_t* __restrict__ seg_local,
@@ -167,8 +174,8 @@ constexpr int kYBits = 18;
 static_assert(kTilePixels * (kTileRows - 1) < (1 << kYBits) &&
                   (uint64_t(kTilePixels) << kYBits) < (uint64_t(1) << 32),
               "packed area and sum of y");
-template <bool kWeighted, bool kFour, bool kStats = true>
-__global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFour ? 4 : 3))
+template <bool kWeighted, int kBlocks, bool kStats = true>
+__global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBlocks))
     tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
                        const uint32_t* __restrict__ on_bits, const uint32_t* __restrict__ root_bits,
                        const uint32_t* __restrict__ bord_bits,
@@ -177,7 +184,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
                        Stats st, int64_t capacity, bool narrow) {
   constexpr bool kPack = !kWeighted;
-  constexpr int S = kSlots<kWeighted, kFour>;
+  constexpr int S = kSlots<kWeighted, kBlocks>;
   extern __shared__ __align__(16) unsigned char smem[];
   int16_t* s_loc = reinterpret_cast<int16_t*>(smem);  // local root, then encoded slot at roots
   uint8_t* s_int = smem + size_t(kTilePixels) * 2;    // kWeighted only
@@ -187,8 +194,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
   uint32_t* s_warp = s_rowslot + kTileRows;
   uint32_t* s_id = s_warp + 8;  // id | kBorderFlag
   uint32_t* s_sw = s_id + S;
-  uint32_t* s_swx = s_sw + S;   // local x, weighted
-  uint32_t* s_swy = s_swx + S;  // local y, weighted (in s_sw when kPack)
+  uint32_t* s_swx = s_sw + S;                 // local x, weighted
+  uint32_t* s_swy = s_swx + (kPack ? 0 : S);  // local y, weighted (in s_sw when kPack: unused)
   uint32_t* s_xmn = s_swy + S;
   uint32_t* s_xmx = s_xmn + S;
   uint32_t* s_ymx = s_xmx + S;
@@ -314,7 +321,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kFo
           if (kStats) {
             s_sw[q] = 0;
             s_swx[q] = 0;
-            s_swy[q] = 0;
+            if (!kPack) s_swy[q] = 0;
             s_xmn[q] = 0xffffffffu;
             s_xmx[q] = 0;
           }
@@ -548,6 +555,12 @@ bool finish_four_enabled() {
   return on;
 }
 
+bool finish_five_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_FINISH5=0/1 overrides the default.
+  static const bool on = env_switch("SWEEPLINE_CCL_FINISH5", kFinishFiveDefault);
+  return on;
+}
+
 template <class K>
 void allow_shared(K kernel, size_t bytes) {
   CCL_CUDA_CHECK(
@@ -556,10 +569,12 @@ void allow_shared(K kernel, size_t bytes) {
 
 void tiled_prepare() {
   static const bool done = [] {
-    allow_shared(tile_finish_kernel<false, false>, kFinishShared<false>);
-    allow_shared(tile_finish_kernel<false, true>, kFinishShared<false, true>);
-    allow_shared(tile_finish_kernel<false, true, false>, kFinishShared<false, true>);
-    allow_shared(tile_finish_kernel<true, false>, kFinishShared<true>);
+    allow_shared(tile_finish_kernel<false, 3>, kFinishShared<false, 3>);
+    allow_shared(tile_finish_kernel<false, 4>, kFinishShared<false, 4>);
+    allow_shared(tile_finish_kernel<false, 5>, kFinishShared<false, 5>);
+    allow_shared(tile_finish_kernel<false, 4, false>, kFinishShared<false, 4>);
+    allow_shared(tile_finish_kernel<false, 5, false>, kFinishShared<false, 5>);
+    allow_shared(tile_finish_kernel<true, 3>, kFinishShared<true, 3>);
     return true;
   }();
   (void)done;
@@ -597,14 +612,20 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t 
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, seg_blocks,
         intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity, narrow);
   };
-  if (!ws.with_stats)
-    launch(tile_finish_kernel<false, true, false>, kFinishShared<false, true>, nullptr);
+  // Without an intensity image: five blocks an SM, else four, else three (the switches).
+  const bool five = finish_five_enabled(), four = finish_four_enabled();
+  if (!ws.with_stats && five)
+    launch(tile_finish_kernel<false, 5, false>, kFinishShared<false, 5>, nullptr);
+  else if (!ws.with_stats)
+    launch(tile_finish_kernel<false, 4, false>, kFinishShared<false, 4>, nullptr);
   else if (weighted)
-    launch(tile_finish_kernel<true, false>, kFinishShared<true>, d_intensity);
-  else if (!finish_four_enabled())
-    launch(tile_finish_kernel<false, false>, kFinishShared<false>, nullptr);
+    launch(tile_finish_kernel<true, 3>, kFinishShared<true, 3>, d_intensity);
+  else if (five)
+    launch(tile_finish_kernel<false, 5>, kFinishShared<false, 5>, nullptr);
+  else if (four)
+    launch(tile_finish_kernel<false, 4>, kFinishShared<false, 4>, nullptr);
   else
-    launch(tile_finish_kernel<false, true>, kFinishShared<false, true>, nullptr);
+    launch(tile_finish_kernel<false, 3>, kFinishShared<false, 3>, nullptr);
   CCL_CUDA_CHECK(cudaGetLastError());
   if (ev) ev->mark("labels_stats", stream);
 }
