@@ -61,6 +61,40 @@ void expect_fast_equal_to_oracle(const std::vector<std::pair<std::string, Image8
       }
 }
 
+// A device buffer and a stream for the tests that drive CclLabeller directly, released when the
+// test leaves their scope, an ASSERT's early return included. Declared before the labeller, so
+// that it goes first.
+class DeviceBytes {
+ public:
+  explicit DeviceBytes(size_t n) {
+    if (cudaMalloc(reinterpret_cast<void**>(&p_), n) != cudaSuccess) p_ = nullptr;
+  }
+  DeviceBytes(const DeviceBytes&) = delete;
+  DeviceBytes& operator=(const DeviceBytes&) = delete;
+  ~DeviceBytes() { cudaFree(p_); }
+  operator uint8_t*() const { return p_; }
+
+ private:
+  uint8_t* p_ = nullptr;
+};
+
+class TestStream {
+ public:
+  TestStream() {
+    if (cudaStreamCreate(&s_) != cudaSuccess) s_ = nullptr;
+  }
+  TestStream(const TestStream&) = delete;
+  TestStream& operator=(const TestStream&) = delete;
+  ~TestStream() {
+    if (s_) cudaStreamDestroy(s_);
+  }
+  operator cudaStream_t() const { return s_; }
+  bool ok() const { return s_ != nullptr; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
 // Device memory in use, to check the scratch budget independently of scratch_bytes().
 size_t used_device_bytes() {
   size_t free_b = 0, total_b = 0;
@@ -238,14 +272,12 @@ TEST(GpuCclSmall, StatisticsOverflowFallsBackToTheHost) {
 #ifdef SWEEPLINE_HAVE_CUDA
   Image8 img = sim::make_test_image("random:0.3", 97, 89, 5);
   Image8 in = test::random_intensity(97, 89, 6);
-  uint8_t* d_img = nullptr;
-  uint8_t* d_in = nullptr;
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), img.size()), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_in), in.size()), cudaSuccess);
+  DeviceBytes d_img(img.size()), d_in(in.size());
+  ASSERT_TRUE(d_img && d_in);
   cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
   cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
-  cudaStream_t s = nullptr;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  TestStream s;
+  ASSERT_TRUE(s.ok());
   {
     gpu::cuda::CclLabeller lab;
     lab.set_statistics_capacity_limit(10);
@@ -264,9 +296,6 @@ TEST(GpuCclSmall, StatisticsOverflowFallsBackToTheHost) {
         EXPECT_EQ(dev, got.labels);
       }
   }
-  cudaStreamDestroy(s);
-  cudaFree(d_img);
-  cudaFree(d_in);
 #endif
 }
 
@@ -284,12 +313,10 @@ TEST(GpuCclSmall, FastWithoutStatistics) {
           {std::string(spec) + " " + std::to_string(iw), sim::make_test_image(spec, iw, h, 21)});
     imgs.push_back({"checker1 " + std::to_string(iw), test::checkerboard(iw, h, 1)});
   }
-  uint8_t* d_img = nullptr;
-  uint8_t* d_in = nullptr;
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), size_t(w) * h), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_in), size_t(w) * h), cudaSuccess);
-  cudaStream_t s = nullptr;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  DeviceBytes d_img(size_t(w) * h), d_in(size_t(w) * h);
+  ASSERT_TRUE(d_img && d_in);
+  TestStream s;
+  ASSERT_TRUE(s.ok());
   {
     gpu::cuda::CclLabeller lab;
     for (const auto& [name, img] : imgs) {
@@ -300,7 +327,7 @@ TEST(GpuCclSmall, FastWithoutStatistics) {
         for (bool weighted : {false, true}) {
           ccl::LabelParams p;
           p.connectivity = conn;
-          const uint8_t* di = weighted ? d_in : nullptr;
+          const uint8_t* di = weighted ? static_cast<uint8_t*>(d_in) : nullptr;
           auto want = oracle_label(img, p, weighted ? &in : nullptr);
           const std::string t = tag(name + (weighted ? " weighted" : ""), p.algorithm, conn);
           lab.set_statistics(false);
@@ -319,9 +346,6 @@ TEST(GpuCclSmall, FastWithoutStatistics) {
     lab.set_statistics(false);
     EXPECT_ANY_THROW(lab.label(d_img, nullptr, w, h, p, s));
   }
-  cudaStreamDestroy(s);
-  cudaFree(d_img);
-  cudaFree(d_in);
 #endif
 }
 
@@ -329,10 +353,10 @@ TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
   const int w = 203, h = 117;
-  uint8_t* d_img = nullptr;
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), size_t(w) * h), cudaSuccess);
-  cudaStream_t s = nullptr;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  DeviceBytes d_img(size_t(w) * h);
+  ASSERT_TRUE(d_img);
+  TestStream s;
+  ASSERT_TRUE(s.ok());
   {
     gpu::cuda::CclLabeller lab;
     for (int frame = 0; frame < 6; ++frame) {
@@ -352,8 +376,6 @@ TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
       EXPECT_FALSE(got.times.empty());
     }
   }
-  cudaStreamDestroy(s);
-  cudaFree(d_img);
 #endif
 }
 
@@ -365,10 +387,10 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
   const int w = 1031, h = 133;
-  uint8_t* d_img = nullptr;
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), size_t(w) * h), cudaSuccess);
-  cudaStream_t s = nullptr;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  DeviceBytes d_img(size_t(w) * h);
+  ASSERT_TRUE(d_img);
+  TestStream s;
+  ASSERT_TRUE(s.ok());
   auto sparse = [&](int variant) {
     Image8 img(w, h);
     for (int y = 28; y < 37; ++y)  // a blob across a tile row border
@@ -400,8 +422,6 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
       expect_equal_to_oracle(got, want, "frame " + std::to_string(frame));
     }
   }
-  cudaStreamDestroy(s);
-  cudaFree(d_img);
 #endif
 }
 
@@ -431,14 +451,14 @@ TEST(GpuCcl, OddSize4095x4097AndScratchBudget) {
   // Scratch beyond the label image at 4096^2: at most 200 MB, by the owner's account and by the
   // device's free memory.
   Image8 img = sim::make_test_image("random:0.5", 4096, 4096, 1);
-  uint8_t* d_img = nullptr;
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_img), img.size()), cudaSuccess);
+  DeviceBytes d_img(img.size());
+  ASSERT_TRUE(d_img);
   cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
   size_t before = used_device_bytes();
   {
     gpu::cuda::CclLabeller lab;
-    cudaStream_t s = nullptr;
-    ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+    TestStream s;
+    ASSERT_TRUE(s.ok());
     lab.label(d_img, nullptr, 4096, 4096, {}, s);
     auto r = lab.fetch(false);
     size_t after = used_device_bytes();
@@ -448,9 +468,7 @@ TEST(GpuCcl, OddSize4095x4097AndScratchBudget) {
     EXPECT_LE(lab.scratch_bytes(), size_t(200'000'000));
     EXPECT_LE(after - before, label_image + size_t(200'000'000) + (size_t(8) << 20));
     EXPECT_GT(r.count, 0);
-    cudaStreamDestroy(s);
   }
-  cudaFree(d_img);
 #endif
 }
 
