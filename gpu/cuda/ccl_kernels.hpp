@@ -150,6 +150,10 @@ bool finish_four_enabled();
 // overrides this default once per process.
 constexpr bool kFinishFiveDefault = true;
 bool finish_five_enabled();
+// The finish adds up the statistics of components that span tiles in a per-tile table before
+// the global atomics (SWEEPLINE_CCL_BORDER_TABLE).
+constexpr bool kBorderTableDefault = true;
+bool border_table_enabled();
 // Once per process before any capture: the finish kernel's dynamic shared-memory limit.
 void tiled_prepare();
 void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,

@@ -167,6 +167,106 @@ __global__ void __launch_bounds__(256)
 
 // Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly,
 // its runs and its local roots; warp k writes word column k's labels row by row.
+// The statistics of one component that spans tiles, as one tile (or one warp) adds them.
+template <bool kWeighted>
+struct BorderSums {
+  uint64_t sw;    // weighted only
+  uint32_t area;  // unweighted: the pixel count (added onto kSums64 from the reset)
+  uint32_t pk;    // weighted only
+  uint64_t swx, swy;
+  uint32_t xmn, xmx, ymx;
+};
+
+template <bool kWeighted>
+__device__ __forceinline__ void add_border_sums(const Stats& st, uint32_t kk,
+                                                const BorderSums<kWeighted>& v) {
+  if (kWeighted) {
+    atomicAdd(st.sum_w + kk, (unsigned long long)v.sw);
+    atomicMax(st.peak + kk, v.pk);
+  }
+  atomicAdd(st.area + kk, v.area);
+  atomicAdd(st.sum_wx + kk, (unsigned long long)v.swx);
+  atomicAdd(st.sum_wy + kk, (unsigned long long)v.swy);
+  atomicMin(st.xmin + kk, v.xmn);
+  atomicMax(st.xmax + kk, v.xmx);
+  atomicMax(st.ymax + kk, v.ymx);
+}
+
+// A tile's small open-addressed table (keyed by id) of the components that span tiles and hold
+// several slots of one warp, in the shared words of the row-root bits once they are no longer
+// read. The giant component of a frame near the percolation threshold enters every tile through
+// tens of warps; without the table each warp's share is a set of global atomics on the same few
+// addresses. A component with one slot in its warp, or one that finds no free entry, goes to the
+// global atomics directly (same result).
+template <bool kWeighted>
+struct BorderTable {
+  static constexpr int kEntries = 16;
+  static constexpr int kProbes = kEntries;
+  static constexpr uint32_t kEmpty = 0u;  // ids start at 1
+  unsigned long long* swx;
+  unsigned long long* swy;
+  unsigned long long* sw;  // weighted only
+  uint32_t *key, *area, *xmn, *xmx, *ymx, *pk;
+
+  __device__ explicit BorderTable(unsigned char* base) {
+    swx = reinterpret_cast<unsigned long long*>(base);
+    swy = swx + kEntries;
+    sw = swy + kEntries;
+    key = reinterpret_cast<uint32_t*>(sw + (kWeighted ? kEntries : 0));
+    area = key + kEntries;
+    xmn = area + kEntries;
+    xmx = xmn + kEntries;
+    ymx = xmx + kEntries;
+    pk = ymx + kEntries;
+  }
+  static constexpr size_t bytes() {
+    return size_t(kEntries) * ((kWeighted ? 3 : 2) * 8 + (kWeighted ? 6 : 5) * 4);
+  }
+  __device__ void clear() {
+    if (const int i = threadIdx.x; i < kEntries) {
+      key[i] = kEmpty;
+      area[i] = 0;
+      swx[i] = swy[i] = 0;
+      xmn[i] = 0xffffffffu;
+      xmx[i] = ymx[i] = 0;
+      if (kWeighted) {
+        sw[i] = 0;
+        pk[i] = 0;
+      }
+    }
+  }
+  __device__ bool add(uint32_t id, const BorderSums<kWeighted>& v) {
+    uint32_t h = (id * 2654435761u) >> 28;
+    for (int p = 0; p < kProbes; ++p, h = (h + 1) & (kEntries - 1)) {
+      const uint32_t k = atomicCAS(key + h, kEmpty, id);
+      if (k != kEmpty && k != id) continue;
+      atomicAdd(area + h, v.area);
+      atomicAdd(swx + h, (unsigned long long)v.swx);
+      atomicAdd(swy + h, (unsigned long long)v.swy);
+      atomicMin(xmn + h, v.xmn);
+      atomicMax(xmx + h, v.xmx);
+      atomicMax(ymx + h, v.ymx);
+      if (kWeighted) {
+        atomicAdd(sw + h, (unsigned long long)v.sw);
+        atomicMax(pk + h, v.pk);
+      }
+      return true;
+    }
+    return false;
+  }
+  __device__ void flush(const Stats& st, int64_t capacity) const {
+    if (const int i = threadIdx.x; i < kEntries) {
+      const uint32_t id = key[i];
+      if (id == kEmpty || int64_t(id) > capacity) return;
+      add_border_sums<kWeighted>(st, id - 1,
+                                 {kWeighted ? uint64_t(sw[i]) : 0, area[i], kWeighted ? pk[i] : 0,
+                                  swx[i], swy[i], xmn[i], xmx[i], ymx[i]});
+    }
+  }
+};
+static_assert(BorderTable<true>::bytes() <= size_t(kTileThreads) * 4, "inside the row-root bits");
+static_assert(BorderTable<false>::kEntries == 16, "the hash keeps 4 bits");
+
 // kStats = false: labels and ids only (no statistics, no border identities). Without an
 // intensity image a slot's area and sum of local y share one 32-bit word (area <= 8192 above bit
 // kYBits, sum of y < 2^kYBits: no carry), one shared atomic fewer a run.
@@ -182,7 +282,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
                        const uint32_t* __restrict__ seg_local,
                        const uint32_t* __restrict__ seg_blocks,
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
-                       Stats st, int64_t capacity, bool narrow) {
+                       Stats st, int64_t capacity, bool narrow, bool border_table) {
   constexpr bool kPack = !kWeighted;
   constexpr int S = kSlots<kWeighted, kBlocks>;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -295,11 +395,17 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
     id_base = s_segoff[ly];
     for (int j = 0; j < lx; ++j) id_base += __popc(s_rb[ly * kTileWords + j]);
   }
-  __syncthreads();
+  // A tile without border tile roots has no statistics for the global atomics.
+  const bool tile_border = __syncthreads_or(bb != 0u);
 
   const int passes = max(1, int((total + S - 1) / S));
   for (int pass = 0; pass < passes; ++pass) {
     const int b0 = pass * S, b1 = b0 + S;
+    // In the last pass (the row-root bits are no longer read) the tile's table of components
+    // that span tiles, cleared before the barrier below.
+    const bool table = kStats && border_table && tile_border && pass + 1 == passes;
+    BorderTable<kWeighted> bt(reinterpret_cast<unsigned char*>(s_rb));
+    if (table) bt.clear();
     // Ids and empty statistics of this thread's roots in the pass.
     {
       uint32_t m = lr;
@@ -459,8 +565,9 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
     // Statistics out, one slot per thread (consecutive ids of a row from consecutive threads):
     // stored for components inside the tile. For those that span tiles, the first lane of the
     // warp holding a component adds up the slots of the other lanes holding it and alone goes
-    // to the global atomics: a component that enters the tile many times (near the percolation
-    // threshold) costs one set of atomics a warp instead of one a piece.
+    // on, to the tile's table (when it holds several slots of the warp) or to the global
+    // atomics: a component that enters the tile many times (near the percolation threshold)
+    // costs one set of global atomics a tile instead of one a slot.
     for (int qb = 0; qb < (kStats ? nq : 0); qb += kTileThreads) {
       const int q = qb + int(threadIdx.x);
       const bool valid = q < nq;
@@ -529,19 +636,13 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
         st.ymin[kk] = uint32_t(y0 + lo);
         st.ymax[kk] = ymx;
       } else {
-        if (kWeighted) {
-          atomicAdd(st.sum_w + kk, (unsigned long long)sw);
-          atomicAdd(st.area + kk, l_area);
-          atomicMax(st.peak + kk, l_pk);
-        } else {
-          atomicAdd(st.area + kk, l_sw);  // on kSums64 from the reset
-        }
-        atomicAdd(st.sum_wx + kk, (unsigned long long)swx);
-        atomicAdd(st.sum_wy + kk, (unsigned long long)swy);
-        atomicMin(st.xmin + kk, xmn);
-        atomicMax(st.xmax + kk, xmx);
-        atomicMax(st.ymax + kk, ymx);
+        const BorderSums<kWeighted> v{sw, kWeighted ? l_area : l_sw, l_pk, swx, swy, xmn, xmx, ymx};
+        if (!table || (same & (same - 1)) == 0 || !bt.add(id, v)) add_border_sums(st, kk, v);
       }
+    }
+    if (table) {
+      __syncthreads();
+      bt.flush(st, capacity);
     }
     if (pass + 1 < passes) __syncthreads();
   }
@@ -552,6 +653,12 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
 bool finish_four_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_FINISH4=0/1 overrides the default.
   static const bool on = env_switch("SWEEPLINE_CCL_FINISH4", kFinishFourDefault);
+  return on;
+}
+
+bool border_table_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_BORDER_TABLE=0/1 overrides the default.
+  static const bool on = env_switch("SWEEPLINE_CCL_BORDER_TABLE", kBorderTableDefault);
   return on;
 }
 
@@ -607,10 +714,11 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t 
   }
   if (ev) ev->mark("numbering", stream);
   const dim3 tiles(unsigned(ws.tiles_x), unsigned(ws.tiles_y));
+  const bool table = border_table_enabled();
   auto launch = [&](auto kernel, size_t shared, const uint8_t* intensity) {
     kernel<<<tiles, kTileThreads, shared, stream>>>(
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, seg_blocks,
-        intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity, narrow);
+        intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity, narrow, table);
   };
   // Without an intensity image: five blocks an SM, else four, else three (the switches).
   const bool five = finish_five_enabled(), four = finish_four_enabled();

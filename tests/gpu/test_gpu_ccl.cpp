@@ -211,6 +211,34 @@ TEST(GpuCclSmall, FastManyComponentsPerTile) {
 #endif
 }
 
+// `fast` adds up the statistics of components that span tiles and hold several slots of a warp
+// in a 16-entry table per tile before the global atomics: one component entering a tile through
+// hundreds of local components (a comb whose teeth join only in the first row), more such
+// components in a tile than the table holds (forks: pairs of teeth joined in the first row, 64
+// a tile; the rest go straight to the global atomics), and noise near the percolation
+// thresholds; 4 and 8, with and without intensity weighting.
+TEST(GpuCclSmall, FastBorderTable) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  std::vector<std::pair<std::string, Image8>> imgs;
+  Image8 comb(1000, 150);
+  for (int x = 0; x < comb.width; ++x) comb.at(x, 0) = 200;
+  for (int y = 0; y < comb.height; ++y)
+    for (int x = 0; x < comb.width; x += 2) comb.at(x, y) = 200;
+  imgs.push_back({"comb_1000x150", std::move(comb)});
+  Image8 forks(1030, 140);
+  for (int x = 0; x + 2 < forks.width; x += 4) {
+    forks.at(x + 1, 0) = 90;
+    for (int y = 0; y < forks.height; ++y) forks.at(x, y) = forks.at(x + 2, y) = 90;
+  }
+  imgs.push_back({"forks_1030x140", std::move(forks)});
+  for (double d : {0.45, 0.6})
+    imgs.push_back({"random" + std::to_string(int(d * 100)) + "_777x130",
+                    sim::make_test_image("random:" + std::to_string(d), 777, 130, 5)});
+  expect_fast_equal_to_oracle(imgs, 11);
+#endif
+}
+
 TEST(GpuCclSmall, IntensityGeometryFilterAndHoles) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
