@@ -42,12 +42,13 @@ constexpr int kSlots = kWeighted || kBlocks == 4 ? 1280
                        : kBlocks >= 5            ? 1152
                                                  : 1536;
 // Per slot: id, weight sum (with the sum of local y packed in when unweighted), sum of x, sum of y
-// (weighted only), box columns and last row; weighted also the area and peak.
+// (weighted only), box columns and last row; weighted also the area and peak. The top row rides
+// above the sum of x (unweighted) or the area (weighted): kRowShift.
 template <bool kWeighted>
 constexpr int kSlotArrays = kWeighted ? 9 : 6;
 template <bool kWeighted, int kBlocks = 3>
 constexpr size_t kFinishShared = size_t(kTilePixels) * (kWeighted ? 3 : 2) +
-                                 (size_t(kTileThreads) + 2 * kTileRows + 8) * 4 +
+                                 (size_t(kTileThreads) + kTileRows + 8) * 4 +
                                  size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted, kBlocks> * 4;
 static_assert((kFinishShared<false, 5> + 1024) * 5 <= 228 * 1024, "five blocks an SM (sm_90)");
 static_assert((kFinishShared<false, 4> + 1024) * 4 <= 228 * 1024, "four blocks an SM (sm_90)");
@@ -274,6 +275,12 @@ constexpr int kYBits = 18;
 static_assert(kTilePixels * (kTileRows - 1) < (1 << kYBits) &&
                   (uint64_t(kTilePixels) << kYBits) < (uint64_t(1) << 32),
               "packed area and sum of y");
+// A slot's top row (local, 0..31) rides in the high bits of a sum that stays below 2^27 in a
+// tile: the sum of local x without an intensity image (< 8192 pixels x 256), else the area.
+constexpr int kRowShift = 27;
+constexpr uint32_t kSumMask = (1u << kRowShift) - 1u;
+static_assert(uint64_t(kTilePixels) * kTilePix < (uint64_t(1) << kRowShift), "row above the sum");
+
 template <bool kWeighted, int kBlocks, bool kStats = true>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBlocks))
     tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
@@ -289,9 +296,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
   int16_t* s_loc = reinterpret_cast<int16_t*>(smem);  // local root, then encoded slot at roots
   uint8_t* s_int = smem + size_t(kTilePixels) * 2;    // kWeighted only
   uint32_t* s_rb = reinterpret_cast<uint32_t*>(s_int + (kWeighted ? kTilePixels : 0));
-  uint32_t* s_segoff = s_rb + kTileThreads;    // roots before each row's segment
-  uint32_t* s_rowslot = s_segoff + kTileRows;  // first slot of each row
-  uint32_t* s_warp = s_rowslot + kTileRows;
+  uint32_t* s_segoff = s_rb + kTileThreads;  // roots before each row's segment
+  uint32_t* s_warp = s_segoff + kTileRows;
   uint32_t* s_id = s_warp + 8;  // id | kBorderFlag
   uint32_t* s_sw = s_id + S;
   uint32_t* s_swx = s_sw + S;                 // local x, weighted
@@ -380,7 +386,6 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
     total += v;
   }
   const uint32_t slot0 = before + inc - cnt;
-  if (lx == 0) s_rowslot[ly] = slot0;
   {
     uint32_t m = lr, s = slot0;
     while (m) {
@@ -426,13 +431,13 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
           if ((rb >> b) & 1u) s_ymx[q] = 0;
           if (kStats) {
             s_sw[q] = 0;
-            s_swx[q] = 0;
+            s_swx[q] = kPack ? uint32_t(ly) << kRowShift : 0u;
             if (!kPack) s_swy[q] = 0;
             s_xmn[q] = 0xffffffffu;
             s_xmx[q] = 0;
           }
           if (kWeighted && kStats) {
-            s_area[q] = 0;
+            s_area[q] = uint32_t(ly) << kRowShift;
             s_pk[q] = 0;
           }
         }
@@ -596,12 +601,12 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
           l_sw += s_sw[qj];
           l_swy += s_swy[qj];
         }
-        l_swx += s_swx[qj];
+        l_swx += kPack ? s_swx[qj] & kSumMask : s_swx[qj];
         l_xmn = min(l_xmn, s_xmn[qj]);
         l_xmx = max(l_xmx, s_xmx[qj]);
         l_ymx = max(l_ymx, s_ymx[qj]);
         if (kWeighted) {
-          l_area += s_area[qj];
+          l_area += s_area[qj] & kSumMask;
           l_pk = max(l_pk, s_pk[qj]);
         }
       }
@@ -611,11 +616,9 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
       const uint32_t xmn = uint32_t(x0) + l_xmn, xmx = uint32_t(x0) + l_xmx;
       const uint32_t ymx = uint32_t(y0) + l_ymx;
       if (!(e & kBorderFlag)) {
-        // The root is the component's first pixel: its row is the top row.
-        const uint32_t slot = uint32_t(b0 + q);
-        int lo = 0;
-        for (int step = kTileRows / 2; step > 0; step /= 2)
-          if (s_rowslot[lo + step] <= slot) lo += step;
+        // The root is the component's first pixel: its row (above a sum since the slot's set-up)
+        // is the top row.
+        const uint32_t top = (kWeighted ? s_area[q] : s_swx[q]) >> kRowShift;
         if (kWeighted) {
           st.sum_w[kk] = sw;
           st.area[kk] = l_area;
@@ -633,7 +636,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
         }
         st.xmin[kk] = xmn;
         st.xmax[kk] = xmx;
-        st.ymin[kk] = uint32_t(y0 + lo);
+        st.ymin[kk] = uint32_t(y0) + top;
         st.ymax[kk] = ymx;
       } else {
         const BorderSums<kWeighted> v{sw, kWeighted ? l_area : l_sw, l_pk, swx, swy, xmn, xmx, ymx};
