@@ -202,7 +202,6 @@ __device__ __forceinline__ void add_border_sums(const Stats& st, uint32_t kk,
 template <bool kWeighted>
 struct BorderTable {
   static constexpr int kEntries = 16;
-  static constexpr int kProbes = kEntries;
   static constexpr uint32_t kEmpty = 0u;  // ids start at 1
   unsigned long long* swx;
   unsigned long long* swy;
@@ -238,7 +237,7 @@ struct BorderTable {
   }
   __device__ bool add(uint32_t id, const BorderSums<kWeighted>& v) {
     uint32_t h = (id * 2654435761u) >> 28;
-    for (int p = 0; p < kProbes; ++p, h = (h + 1) & (kEntries - 1)) {
+    for (int p = 0; p < kEntries; ++p, h = (h + 1) & (kEntries - 1)) {
       const uint32_t k = atomicCAS(key + h, kEmpty, id);
       if (k != kEmpty && k != id) continue;
       atomicAdd(area + h, v.area);

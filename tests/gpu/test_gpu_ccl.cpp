@@ -95,6 +95,16 @@ class TestStream {
   cudaStream_t s_ = nullptr;
 };
 
+// Uploads img to d_img on stream s, labels it without an intensity image and fetches the result
+// (with the label image when with_labels): one frame of the tests that drive a labeller across
+// frames.
+ccl::LabelResult label_frame(gpu::cuda::CclLabeller& lab, uint8_t* d_img, const Image8& img,
+                             const ccl::LabelParams& p, cudaStream_t s, bool with_labels) {
+  cudaMemcpyAsync(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice, s);
+  lab.label(d_img, nullptr, img.width, img.height, p, s);
+  return lab.fetch(with_labels);
+}
+
 // Device memory in use, to check the scratch budget independently of scratch_bytes().
 size_t used_device_bytes() {
   size_t free_b = 0, total_b = 0;
@@ -389,12 +399,10 @@ TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
     gpu::cuda::CclLabeller lab;
     for (int frame = 0; frame < 6; ++frame) {
       Image8 img = sim::make_test_image("random:0." + std::to_string(2 + frame), w, h, frame);
-      cudaMemcpyAsync(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice, s);
       ccl::LabelParams p;
       p.connectivity = frame % 2 ? 4 : 8;
       p.min_area = frame >= 4 ? 3 : 0;
-      lab.label(d_img, nullptr, w, h, p, s);
-      auto got = lab.fetch(frame % 3 != 0);
+      auto got = label_frame(lab, d_img, img, p, s, frame % 3 != 0);
       auto want = oracle_label(img, p);
       if (frame % 3 == 0) {
         EXPECT_TRUE(got.labels.empty());
@@ -434,13 +442,11 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
     for (int frame = 0; frame < 8; ++frame) {
       const bool dense = frame % 2 == 0;
       Image8 img = dense ? sim::make_test_image("random:0.5", w, h, frame) : sparse(frame);
-      cudaMemcpyAsync(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice, s);
       ccl::LabelParams p;
       p.connectivity = frame % 4 < 2 ? 8 : 4;
       p.algorithm = ccl::Algorithm::Fast;
       lab.set_statistics(frame != 5);
-      lab.label(d_img, nullptr, w, h, p, s);
-      auto got = lab.fetch(true);
+      auto got = label_frame(lab, d_img, img, p, s, true);
       auto want = oracle_label(img, p);
       if (frame == 5) {
         EXPECT_EQ(size_t(got.count), want.components.size());
