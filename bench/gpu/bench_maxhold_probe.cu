@@ -1,13 +1,18 @@
 // Measurement probe for issue 5's max-hold target (<= 60 us at 4096^2), not a product path: how
 // fast the far pixels of a max-hold scan could be gathered through the frame's CUDA array
-// (PolarTexture, the bilinear path's) from a 4-byte span table, against the default span-table
-// gather (MaxHoldTable::scan: pyramid + gather) in the same run.
+// (PolarTexture, the bilinear path's) instead of the default span-table gather
+// (MaxHoldTable::scan: pyramid + staged windows), against that default in the same run.
 //
 // Far pixels are those whose span is at most 2 azimuths x 4 bins (all but the pixels around the
-// radar with the default geometry, 2 bins a pixel): one or two tex2Dgather (2 x 2 cells each) a
-// pixel, no shared memory, no window staging. The probe writes 0 for the other pixels (around
-// the radar) and for pixels past the range; it checks its far pixels against the CPU's
-// swl_max_hold and reports how many pixels it left to another path.
+// radar with the default geometry, 2 bins a pixel). Two routes, each checked against the CPU's
+// swl_max_hold on every pixel it gathers (0 for the others, which another path would take):
+// - table: a 4-byte span entry a pixel, one or two tex2Dgather (2 x 2 cells each);
+// - arithmetic ("arith"): no span table; a thread's pixels extrapolate their span ends linearly
+//   from its first pixel and a 1-byte code a pixel corrects them by -1, 0 or +1 (built once
+//   per geometry from the exact spans). arith2 steps them in fixed point from fast
+//   approximations; arith4 gathers once a pixel from an array of the frame and its 3-bin range
+//   maxima (R3, per frame from the uploaded rows in a pipeline); arith5 also takes spans of 3
+//   and 4 azimuth rows (a second gather), leaving only the pixels closest to the radar.
 // Usage: bench_maxhold_probe [--reps N]
 #include <cuda_runtime.h>
 
@@ -115,6 +120,425 @@ __global__ void probe_patch_kernel(cudaTextureObject_t tex, const uint32_t* __re
   out[k] = uint8_t(far_span_max(tex, e));
 }
 
+// The arithmetic route: no span table. A thread takes kGroup horizontal pixels; their spans are
+// extrapolated linearly from the first pixel's exact polar position (swl_pixel_polar, correctly
+// rounded operations only, so the host builds the same values), and a 1-byte code per pixel
+// corrects the extrapolated span ends by -1, 0 or +1 each (2 bits per end: r0, r1, a0, a1).
+// kCodeZero: past the range; kCodeSlow: near the radar (span over 2 x 4) or a correction out of
+// range: left to another path (0 here).
+constexpr uint8_t kCodeZero = 0xFE, kCodeSlow = 0xFF;
+
+struct ArithGroup {
+  float u, du, v, dv, w, dw;
+};
+
+SWL_HD ArithGroup arith_group(const sg::ScanSetup& s, int x0, int y) {
+  const sg::PixelPolar p = sg::swl_pixel_polar(s, x0, y);
+  const float east = sg::swl_fma(float(x0), s.step, s.east0);
+  const float north = sg::swl_fma(-float(y), s.step, s.north0);
+  ArithGroup g{p.u, 0.0f, p.v, 0.0f, 0.0f, 0.0f};
+  if (!(p.u > 1.0f)) return g;  // at the radar: its pixels are slow
+  const float r = sg::swl_div(1.0f, p.u);
+  g.du = sg::swl_mul(sg::swl_mul(s.step, east), r);
+  // d(azimuth)/dx = az_per_rad * step * north / u^2 (0 = north, clockwise).
+  g.dv = sg::swl_mul(sg::swl_mul(sg::swl_mul(sg::swl_mul(s.step, s.az_per_rad), north), r), r);
+  // Half-width asin(rho / u) ~ rho / u (the cubic term is under 1e-6 azimuths for far pixels).
+  g.w = sg::swl_mul(sg::swl_mul(s.footprint, s.az_per_rad), r);
+  g.dw = -sg::swl_mul(sg::swl_mul(g.w, g.du), r);
+  return g;
+}
+
+struct ArithSpan {
+  int r0, r1, a0, a1;  // a0, a1 unwrapped
+};
+
+SWL_HD ArithSpan arith_span(const sg::ScanSetup& s, const ArithGroup& g, int i) {
+  const float fi = float(i);
+  const float u = sg::swl_fma(fi, g.du, g.u), v = sg::swl_fma(fi, g.dv, g.v);
+  const float w = sg::swl_fma(fi, g.dw, g.w);
+  ArithSpan a;
+  const float lo = u - s.footprint;
+  a.r0 = lo > 0.0f ? sg::swl_floor(lo) : 0;
+  a.r1 = int(ceilf(u + s.footprint)) - 1;
+  if (a.r1 < a.r0) a.r1 = a.r0;
+  if (a.r1 > s.bins - 1) a.r1 = s.bins - 1;
+  a.a0 = sg::swl_floor(v - w);
+  a.a1 = int(ceilf(v + w)) - 1;
+  if (a.a1 < a.a0) a.a1 = a.a0;
+  return a;
+}
+
+// One pixel's code from its exact span (host, once per geometry).
+uint8_t arith_code(const sg::ScanSetup& s, const ArithGroup& g, int i, int x, int y) {
+  const sg::PixelPolar p = sg::swl_pixel_polar(s, x, y);
+  if (!(p.u < float(s.bins))) return kCodeZero;
+  const sg::PixelSpan sp = sg::swl_pixel_span(s, p);
+  if (sp.na > 2 || sp.r1 - sp.r0 + 1 > 4) return kCodeSlow;
+  const ArithSpan a = arith_span(s, g, i);
+  int ca0 = sp.a0 - a.a0;  // modulo the azimuths, nearest to 0
+  ca0 = ((ca0 % s.azimuths) + s.azimuths + s.azimuths / 2) % s.azimuths - s.azimuths / 2;
+  const int c[4] = {sp.r0 - a.r0, sp.r1 - a.r1, ca0, a.a0 + ca0 + sp.na - 1 - a.a1};
+  uint8_t code = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (c[k] < -1 || c[k] > 1) return kCodeSlow;
+    code = uint8_t(code | (c[k] + 1) << (2 * k));
+  }
+  return code;
+}
+
+__device__ __forceinline__ unsigned arith_max(cudaTextureObject_t tex, const sg::ScanSetup& s,
+                                              const ArithGroup& g, int i, unsigned code) {
+  if (code >= kCodeZero) return 0;
+  const ArithSpan a = arith_span(s, g, i);
+  const int r0 = a.r0 + int(code & 3u) - 1, r1 = a.r1 + int((code >> 2) & 3u) - 1;
+  int a0 = a.a0 + int((code >> 4) & 3u) - 1;
+  const int a1 = a.a1 + int(code >> 6) - 1;
+  const bool two = a1 != a0;
+  if (a0 < 0) a0 += s.azimuths;
+  if (a0 >= s.azimuths) a0 -= s.azimuths;
+  const int nr = r1 - r0 + 1;
+  const float y = float(a0) + 2.0f;
+  const uchar4 gt = tex2Dgather<uchar4>(tex, float(r0) + 1.0f, y, 0);
+  unsigned m = gt.w;
+  if (nr >= 2) m = max(m, unsigned(gt.z));
+  if (two) m = max(m, unsigned(nr >= 2 ? max(gt.x, gt.y) : gt.x));
+  if (nr >= 3) {
+    const uchar4 h = tex2Dgather<uchar4>(tex, float(r0) + 3.0f, y, 0);
+    m = max(m, unsigned(nr == 4 ? max(h.w, h.z) : h.w));
+    if (two) m = max(m, unsigned(nr == 4 ? max(h.x, h.y) : h.x));
+  }
+  return m;
+}
+
+// kGroup (4 or 8) pixels a thread; a warp covers (8 kGroup) x 4 pixels, a block of 256 threads
+// (8 kGroup) x 32.
+template <int kGroup>
+__global__ void __launch_bounds__(256)
+    arith_kernel(cudaTextureObject_t tex, sg::ScanSetup s, const uint8_t* __restrict__ codes,
+                 uint8_t* __restrict__ out) {
+  const int lane = int(threadIdx.x & 31u), warp = int(threadIdx.x >> 5);
+  const int x0 = (int(blockIdx.x) * 8 + (lane & 7)) * kGroup;
+  const int y = int(blockIdx.y) * 32 + warp * 4 + (lane >> 3);
+  if (x0 >= s.width || y >= s.height) return;
+  const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
+  uint32_t c[kGroup / 4];
+  if constexpr (kGroup == 8) {
+    const uint2 c2 = __ldcs(reinterpret_cast<const uint2*>(codes + k));
+    c[0] = c2.x;
+    c[1] = c2.y;
+  } else {
+    c[0] = __ldcs(reinterpret_cast<const uint32_t*>(codes + k));
+  }
+  bool all_zero = true;
+#pragma unroll
+  for (int j = 0; j < kGroup / 4; ++j) all_zero = all_zero && c[j] == 0xFEFEFEFEu;
+  uint32_t o[kGroup / 4];
+  if (all_zero) {
+#pragma unroll
+    for (int j = 0; j < kGroup / 4; ++j) o[j] = 0;
+  } else {
+    const ArithGroup g = arith_group(s, x0, y);
+#pragma unroll
+    for (int j = 0; j < kGroup / 4; ++j) {
+      uint32_t word = 0;
+#pragma unroll
+      for (int b = 0; b < 4; ++b)
+        word |= arith_max(tex, s, g, j * 4 + b, (c[j] >> (8 * b)) & 0xFFu) << (8 * b);
+      o[j] = word;
+    }
+  }
+  if constexpr (kGroup == 8)
+    *reinterpret_cast<uint2*>(out + k) = make_uint2(o[0], o[1]);
+  else
+    *reinterpret_cast<uint32_t*>(out + k) = o[0];
+}
+
+// Arithmetic route, version 2: fewer instructions a pixel. A group's first pixel gets its polar
+// position from fast approximations (MUFU rsqrt and reciprocal, a short arctangent), so the
+// codes are built on the GPU by the same device function; the two quantities a pixel needs,
+// u - rho and v - w, are stepped in 16.16 fixed point; the code holds the corrections of r0
+// and a0 (2 bits each), nr - 1 (2 bits, nr 2..4) and na - 1 (1 bit), so that r1 and a1 are not
+// computed at all. Spans of one bin, like any span over 2 x 4, are slow (another path's).
+struct Arith2 {
+  int u, du, v, dv;  // 16.16: u - rho and v - w at the group's first pixel, and their steps
+};
+
+__device__ __forceinline__ float fast_azimuth_rad(float e, float n) {
+  const float ae = fabsf(e), an = fabsf(n);
+  const float mn = fminf(ae, an), mx = fmaxf(ae, an);
+  const float t = __fmul_rn(mn, __frcp_rn(mx));
+  const float q = __fmul_rn(t, t);
+  float p = __fmaf_rn(q, -0.0117212f, 0.05265332f);
+  p = __fmaf_rn(p, q, -0.11643287f);
+  p = __fmaf_rn(p, q, 0.19354346f);
+  p = __fmaf_rn(p, q, -0.33262347f);
+  p = __fmaf_rn(p, q, 0.99997726f);
+  float a = __fmul_rn(p, t);
+  if (ae > an) a = 1.57079633f - a;
+  if (n < 0.0f) a = 3.14159265f - a;
+  if (e < 0.0f) a = 6.28318531f - a;
+  return a;
+}
+
+__device__ __forceinline__ Arith2 arith2_group(const sg::ScanSetup& s, int x0, int y) {
+  const float e = __fmaf_rn(float(x0), s.step, s.east0);
+  const float n = __fmaf_rn(-float(y), s.step, s.north0);
+  const float q = __fmaf_rn(e, e, __fmul_rn(n, n));
+  const float rs = rsqrtf(q);
+  const float u = __fmul_rn(q, rs);
+  const float v = __fmul_rn(fast_azimuth_rad(e, n), s.az_per_rad);
+  const float du = __fmul_rn(__fmul_rn(s.step, e), rs);
+  const float dv = __fmul_rn(__fmul_rn(__fmul_rn(s.step * s.az_per_rad, n), rs), rs);
+  const float w = __fmul_rn(s.footprint * s.az_per_rad, rs);
+  const float dw = -__fmul_rn(__fmul_rn(w, du), rs);
+  constexpr float k = 65536.0f;
+  Arith2 g;
+  g.u = __float2int_rn(__fmul_rn(u - s.footprint, k));
+  g.du = __float2int_rn(__fmul_rn(du, k));
+  g.v = __float2int_rn(__fmul_rn(v - w, k));
+  g.dv = __float2int_rn(__fmul_rn(dv - dw, k));
+  return g;
+}
+
+__device__ __forceinline__ int arith2_r0(const Arith2& g, int i) {
+  return max(g.u + i * g.du, 0) >> 16;
+}
+__device__ __forceinline__ int arith2_a0(const Arith2& g, int i) {
+  return (g.v + i * g.dv) >> 16;
+}
+
+// Codes of 4 pixels a thread (the frame kernel's mapping).
+__global__ void arith2_build_kernel(sg::ScanSetup s, uint8_t* __restrict__ codes) {
+  const int x0 = (int(blockIdx.x) * 32 + int(threadIdx.x)) * 4, y = int(blockIdx.y);
+  if (x0 >= s.width) return;
+  const Arith2 g = arith2_group(s, x0, y);
+  for (int i = 0; i < 4 && x0 + i < s.width; ++i) {
+    const sg::PixelPolar p = sg::swl_pixel_polar(s, x0 + i, y);
+    uint8_t code = kCodeSlow;
+    if (!(p.u < float(s.bins))) {
+      code = kCodeZero;
+    } else {
+      const sg::PixelSpan sp = sg::swl_pixel_span(s, p);
+      const int nr = sp.r1 - sp.r0 + 1;
+      int ca = sp.a0 - arith2_a0(g, i);
+      ca = ((ca % s.azimuths) + s.azimuths + s.azimuths / 2) % s.azimuths - s.azimuths / 2;
+      const int cr = sp.r0 - arith2_r0(g, i);
+      if (sp.na <= 2 && nr >= 2 && nr <= 4 && cr >= -1 && cr <= 1 && ca >= -1 && ca <= 1)
+        code = uint8_t((cr + 1) | (ca + 1) << 2 | (nr - 1) << 4 | (sp.na - 1) << 6);
+    }
+    codes[size_t(y) * size_t(s.width) + size_t(x0 + i)] = code;
+  }
+}
+
+__device__ __forceinline__ float small_int_float(int k) {  // 0 <= k < 2^23, exact
+  return __int_as_float(0x4B000000 + k) - 8388608.0f;
+}
+
+__device__ __forceinline__ unsigned arith2_max(cudaTextureObject_t tex, int azimuths,
+                                               const Arith2& g, int i, unsigned code) {
+  if (code >= kCodeZero) return 0;
+  const int r0 = arith2_r0(g, i) + int(code & 3u) - 1;
+  int a0 = arith2_a0(g, i) + int((code >> 2) & 3u) - 1;
+  if (a0 < 0) a0 += azimuths;
+  if (a0 >= azimuths) a0 -= azimuths;
+  const float y = small_int_float(a0 + 2);
+  const uchar4 gt = tex2Dgather<uchar4>(tex, small_int_float(r0 + 1), y, 0);
+  const uchar4 h = tex2Dgather<uchar4>(tex, small_int_float(r0 + int((code >> 4) & 3u)), y, 0);
+  const unsigned m0 = max(max(unsigned(gt.w), unsigned(gt.z)), max(unsigned(h.w), unsigned(h.z)));
+  const unsigned m1 = max(max(unsigned(gt.x), unsigned(gt.y)), max(unsigned(h.x), unsigned(h.y)));
+  return (code & 0x40u) ? max(m0, m1) : m0;
+}
+
+// 4 pixels a thread, a warp 32 x 4 pixels, a block (256 threads) 64 x 32... as arith_kernel<4>.
+__global__ void __launch_bounds__(256)
+    arith2_kernel(cudaTextureObject_t tex, sg::ScanSetup s, const uint8_t* __restrict__ codes,
+                  uint8_t* __restrict__ out) {
+  const int lane = int(threadIdx.x & 31u), warp = int(threadIdx.x >> 5);
+  const int x0 = (int(blockIdx.x) * 8 + (lane & 7)) * 4;
+  const int y = int(blockIdx.y) * 32 + warp * 4 + (lane >> 3);
+  if (x0 >= s.width || y >= s.height) return;
+  const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
+  const uint32_t c = __ldcs(reinterpret_cast<const uint32_t*>(codes + k));
+  uint32_t word = 0;
+  if (c != 0xFEFEFEFEu) {
+    const Arith2 g = arith2_group(s, x0, y);
+#pragma unroll
+    for (int b = 0; b < 4; ++b)
+      word |= arith2_max(tex, s.azimuths, g, b, (c >> (8 * b)) & 0xFFu) << (8 * b);
+  }
+  *reinterpret_cast<uint32_t*>(out + k) = word;
+}
+
+// Version 4: one 8-bit gather a pixel from an array of two halves, the frame and its 3-bin
+// range maxima R3[a][r] = max(P[a][r .. r + 2]) (per frame, from the uploaded rows only in a
+// pipeline): a span of 2 bins gathers (r0, r0 + 1) of the frame, of 3 bins R3 at r0, of 4 bins
+// R3 at r0 and r0 + 1.
+__global__ void range_max3_kernel(const uint8_t* __restrict__ p, uint8_t* __restrict__ r3, int bins,
+                                  size_t cells) {
+  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= cells) return;
+  const int r = int(k % size_t(bins));
+  unsigned m = p[k];
+  if (r + 1 < bins) m = max(m, unsigned(p[k + 1]));
+  if (r + 2 < bins) m = max(m, unsigned(p[k + 2]));
+  r3[k] = uint8_t(m);
+}
+
+class HalvesTexture {
+ public:
+  HalvesTexture(const uint8_t* d_first, const uint8_t* d_second, int az, int bins, cudaStream_t s) {
+    const cudaChannelFormatDesc fmt = cudaCreateChannelDesc<unsigned char>();
+    SWL_CUDA_CHECK(cudaMallocArray(&array_, &fmt, size_t(bins), size_t(2 * (az + 2))));
+    for (int half = 0; half < 2; ++half) {
+      const uint8_t* src = half ? d_second : d_first;
+      const size_t y0 = size_t(half) * size_t(az + 2), row = size_t(bins);
+      auto copy = [&](int first_az, int count, size_t dst_row) {
+        SWL_CUDA_CHECK(cudaMemcpy2DToArrayAsync(array_, 0, dst_row, src + size_t(first_az) * row,
+                                                row, row, size_t(count), cudaMemcpyDeviceToDevice,
+                                                s));
+      };
+      copy(az - 1, 1, y0);
+      copy(0, az, y0 + 1);
+      copy(0, 1, y0 + size_t(az) + 1);
+    }
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array_;
+    cudaTextureDesc td{};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 0;
+    SWL_CUDA_CHECK(cudaCreateTextureObject(&tex_, &res, &td, nullptr));
+  }
+  ~HalvesTexture() {
+    cudaDestroyTextureObject(tex_);
+    cudaFreeArray(array_);
+  }
+  HalvesTexture(const HalvesTexture&) = delete;
+  HalvesTexture& operator=(const HalvesTexture&) = delete;
+  cudaTextureObject_t texture() const { return tex_; }
+
+ private:
+  cudaArray_t array_ = nullptr;
+  cudaTextureObject_t tex_ = 0;
+};
+
+__device__ __forceinline__ unsigned arith4_max(cudaTextureObject_t tex, int azimuths,
+                                               const Arith2& g, int i, unsigned code) {
+  if (code >= kCodeZero) return 0;
+  const int r0 = arith2_r0(g, i) + int(code & 3u) - 1;
+  int a0 = arith2_a0(g, i) + int((code >> 2) & 3u) - 1;
+  if (a0 < 0) a0 += azimuths;
+  if (a0 >= azimuths) a0 -= azimuths;
+  const unsigned nrm1 = (code >> 4) & 3u;  // 1, 2 or 3
+  const int half = nrm1 >= 2 ? azimuths + 2 : 0;
+  const uchar4 t =
+      tex2Dgather<uchar4>(tex, small_int_float(r0 + 1), small_int_float(a0 + 2 + half), 0);
+  const bool one = nrm1 == 2;  // 3 bins: R3 at r0 alone
+  const unsigned m0 = one ? unsigned(t.w) : max(unsigned(t.w), unsigned(t.z));
+  const unsigned m1 = one ? unsigned(t.x) : max(unsigned(t.x), unsigned(t.y));
+  return (code & 0x40u) ? max(m0, m1) : m0;
+}
+
+__global__ void __launch_bounds__(256)
+    arith4_kernel(cudaTextureObject_t tex, sg::ScanSetup s, const uint8_t* __restrict__ codes,
+                  uint8_t* __restrict__ out) {
+  const int lane = int(threadIdx.x & 31u), warp = int(threadIdx.x >> 5);
+  const int x0 = (int(blockIdx.x) * 8 + (lane & 7)) * 4;
+  const int y = int(blockIdx.y) * 32 + warp * 4 + (lane >> 3);
+  if (x0 >= s.width || y >= s.height) return;
+  const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
+  const uint32_t c = __ldcs(reinterpret_cast<const uint32_t*>(codes + k));
+  uint32_t word = 0;
+  if (c != 0xFEFEFEFEu) {
+    const Arith2 g = arith2_group(s, x0, y);
+#pragma unroll
+    for (int b = 0; b < 4; ++b)
+      word |= arith4_max(tex, s.azimuths, g, b, (c >> (8 * b)) & 0xFFu) << (8 * b);
+  }
+  *reinterpret_cast<uint32_t*>(out + k) = word;
+}
+
+// Version 5: version 4 for spans of up to 4 azimuth rows too (na - 1 in 2 bits; a second gather
+// for rows a0 + na - 2 and a0 + na - 1), so that only the pixels closest to the radar are slow.
+__global__ void arith5_build_kernel(sg::ScanSetup s, uint8_t* __restrict__ codes) {
+  const int x0 = (int(blockIdx.x) * 32 + int(threadIdx.x)) * 4, y = int(blockIdx.y);
+  if (x0 >= s.width) return;
+  const Arith2 g = arith2_group(s, x0, y);
+  for (int i = 0; i < 4 && x0 + i < s.width; ++i) {
+    const sg::PixelPolar p = sg::swl_pixel_polar(s, x0 + i, y);
+    uint8_t code = kCodeSlow;
+    if (!(p.u < float(s.bins))) {
+      code = kCodeZero;
+    } else {
+      const sg::PixelSpan sp = sg::swl_pixel_span(s, p);
+      const int nr = sp.r1 - sp.r0 + 1;
+      int ca = sp.a0 - arith2_a0(g, i);
+      ca = ((ca % s.azimuths) + s.azimuths + s.azimuths / 2) % s.azimuths - s.azimuths / 2;
+      const int cr = sp.r0 - arith2_r0(g, i);
+      if (sp.na <= 4 && nr >= 2 && nr <= 4 && cr >= -1 && cr <= 1 && ca >= -1 && ca <= 1)
+        code = uint8_t((cr + 1) | (ca + 1) << 2 | (nr - 1) << 4 | (sp.na - 1) << 6);
+    }
+    codes[size_t(y) * size_t(s.width) + size_t(x0 + i)] = code;
+  }
+}
+
+__device__ __forceinline__ unsigned arith5_max(cudaTextureObject_t tex, int azimuths,
+                                               const Arith2& g, int i, unsigned code) {
+  if (code >= kCodeZero) return 0;
+  const int r0 = arith2_r0(g, i) + int(code & 3u) - 1;
+  int a0 = arith2_a0(g, i) + int((code >> 2) & 3u) - 1;
+  if (a0 < 0) a0 += azimuths;
+  if (a0 >= azimuths) a0 -= azimuths;
+  const unsigned nrm1 = (code >> 4) & 3u, nam1 = code >> 6;
+  const int half = nrm1 >= 2 ? azimuths + 2 : 0;
+  const float x = small_int_float(r0 + 1);
+  const uchar4 t = tex2Dgather<uchar4>(tex, x, small_int_float(a0 + 2 + half), 0);
+  const bool one = nrm1 == 2;
+  unsigned m = one ? unsigned(t.w) : max(unsigned(t.w), unsigned(t.z));
+  if (nam1 >= 1) m = max(m, one ? unsigned(t.x) : max(unsigned(t.x), unsigned(t.y)));
+  if (nam1 >= 2) {
+    int a2 = a0 + int(nam1) - 1;
+    if (a2 >= azimuths) a2 -= azimuths;
+    const uchar4 h = tex2Dgather<uchar4>(tex, x, small_int_float(a2 + 2 + half), 0);
+    m = max(m, one ? max(unsigned(h.w), unsigned(h.x))
+                   : max(max(unsigned(h.w), unsigned(h.z)), max(unsigned(h.x), unsigned(h.y))));
+  }
+  return m;
+}
+
+__global__ void __launch_bounds__(256)
+    arith5_kernel(cudaTextureObject_t tex, sg::ScanSetup s, const uint8_t* __restrict__ codes,
+                  uint8_t* __restrict__ out) {
+  const int lane = int(threadIdx.x & 31u), warp = int(threadIdx.x >> 5);
+  const int x0 = (int(blockIdx.x) * 8 + (lane & 7)) * 4;
+  const int y = int(blockIdx.y) * 32 + warp * 4 + (lane >> 3);
+  if (x0 >= s.width || y >= s.height) return;
+  const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
+  const uint32_t c = __ldcs(reinterpret_cast<const uint32_t*>(codes + k));
+  uint32_t word = 0;
+  if (c != 0xFEFEFEFEu) {
+    const Arith2 g = arith2_group(s, x0, y);
+#pragma unroll
+    for (int b = 0; b < 4; ++b)
+      word |= arith5_max(tex, s.azimuths, g, b, (c >> (8 * b)) & 0xFFu) << (8 * b);
+  }
+  *reinterpret_cast<uint32_t*>(out + k) = word;
+}
+
+// R3 four bins a thread (one 32-bit store), for the full-frame cost.
+__global__ void range_max3_words_kernel(const uint8_t* __restrict__ p, uint8_t* __restrict__ r3,
+                                        int bins, size_t cells) {
+  const size_t k = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
+  if (k >= cells) return;
+  const uint32_t a = *reinterpret_cast<const uint32_t*>(p + k);
+  const int r = int(k % size_t(bins));
+  uint32_t b = r + 4 < bins ? *reinterpret_cast<const uint32_t*>(p + k + 4) : 0u;
+  const uint32_t s1 = __funnelshift_r(a, b, 8), s2 = __funnelshift_r(a, b, 16);
+  *reinterpret_cast<uint32_t*>(r3 + k) = __vmaxu4(a, __vmaxu4(s1, s2));
+}
+
 template <class F>
 double median_us(cudaStream_t s, int reps, F&& work) {
   sc::Event a, b;
@@ -173,7 +597,7 @@ int main(int argc, char** argv) {
 
   sc::Stream stream;
   cudaStream_t s = stream.get();
-  sc::DeviceBuffer<uint8_t> d_polar(cells), d_out(px), d_ref(px), d_copy(px);
+  sc::DeviceBuffer<uint8_t> d_polar(cells + 16), d_out(px), d_ref(px), d_copy(px);
   sc::DeviceBuffer<uint8_t> d_pyr(sg::az_pyramid_cells(setup.azimuths, setup.bins));
   sc::DeviceBuffer<uint32_t> d_table(px);
   SWL_CUDA_CHECK(cudaMemcpy(d_polar.get(), polar.data(), cells, cudaMemcpyHostToDevice));
@@ -244,7 +668,7 @@ int main(int argc, char** argv) {
       if (g == 8) probe_groups_kernel<8><<<gb, threads, 0, s>>>(tex.texture(), t4, o4, n4);
       SWL_CUDA_CHECK(cudaGetLastError());
     };
-    SWL_CUDA_CHECK(cudaMemset(d_out.get(), 7, px));
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
     run_groups();
     SWL_CUDA_CHECK(cudaStreamSynchronize(s));
     std::vector<uint8_t> h_g(px);
@@ -252,6 +676,156 @@ int main(int argc, char** argv) {
     groups_same = groups_same && h_g == h_out;
     groups_us[k] = median_us(s, reps, run_groups);
   }
+  // The arithmetic route, 4 and 8 pixels a thread: its codes (host), its image against the
+  // 4-pixel probe's (equal to the CPU on every far pixel) and 0 past the range.
+  double arith_us[2] = {0, 0};
+  size_t arith_slow[2] = {0, 0}, arith_bad[2] = {0, 0};
+  sc::DeviceBuffer<uint8_t> d_codes(px);
+  for (int v = 0; v < 2; ++v) {
+    const int group = 4 << v;
+    std::vector<uint8_t> codes(px);
+    for (int y = 0; y < setup.height; ++y)
+      for (int x0 = 0; x0 < setup.width; x0 += group) {
+        const ArithGroup g = arith_group(setup, x0, y);
+        for (int i = 0; i < group && x0 + i < setup.width; ++i) {
+          const uint8_t c = arith_code(setup, g, i, x0 + i, y);
+          codes[size_t(y) * size_t(setup.width) + size_t(x0 + i)] = c;
+          arith_slow[v] += c == kCodeSlow;
+        }
+      }
+    SWL_CUDA_CHECK(cudaMemcpy(d_codes.get(), codes.data(), px, cudaMemcpyHostToDevice));
+    const dim3 grid(unsigned(setup.width / (8 * group)), unsigned(setup.height / 32));
+    auto run_arith = [&] {
+      if (group == 4)
+        arith_kernel<4><<<grid, 256, 0, s>>>(tex.texture(), setup, d_codes.get(), d_out.get());
+      else
+        arith_kernel<8><<<grid, 256, 0, s>>>(tex.texture(), setup, d_codes.get(), d_out.get());
+      SWL_CUDA_CHECK(cudaGetLastError());
+    };
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
+    run_arith();
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    std::vector<uint8_t> h_a(px);
+    SWL_CUDA_CHECK(cudaMemcpy(h_a.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
+    for (size_t k = 0; k < px; ++k) {
+      const uint8_t c = codes[k];
+      if (c == kCodeSlow) continue;
+      const uint8_t want = c == kCodeZero ? 0 : h_out[k];
+      if (h_a[k] != want && arith_bad[v]++ < 5)
+        std::printf("  arith %d: mismatch at (%zu, %zu): %u, want %u (code %02x)\n", group,
+                    k % size_t(setup.width), k / size_t(setup.width), h_a[k], want, c);
+    }
+    arith_us[v] = median_us(s, reps, run_arith);
+  }
+  // Version 2 (codes built on the GPU).
+  double arith2_us = 0, arith4_us = 0, r3_us = 0, arith5_us = 0, r3w_us = 0;
+  size_t arith2_slow = 0, arith2_bad = 0, arith4_bad = 0, arith5_slow = 0, arith5_bad = 0;
+  {
+    arith2_build_kernel<<<dim3(unsigned((setup.width / 4 + 31) / 32), unsigned(setup.height)), 32,
+                          0, s>>>(setup, d_codes.get());
+    SWL_CUDA_CHECK(cudaGetLastError());
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    std::vector<uint8_t> codes(px), h_a(px);
+    SWL_CUDA_CHECK(cudaMemcpy(codes.data(), d_codes.get(), px, cudaMemcpyDeviceToHost));
+    const dim3 grid(unsigned(setup.width / 32), unsigned(setup.height / 32));
+    auto run2 = [&] {
+      arith2_kernel<<<grid, 256, 0, s>>>(tex.texture(), setup, d_codes.get(), d_out.get());
+      SWL_CUDA_CHECK(cudaGetLastError());
+    };
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
+    run2();
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    SWL_CUDA_CHECK(cudaMemcpy(h_a.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
+    for (size_t k = 0; k < px; ++k) {
+      const uint8_t c = codes[k];
+      if (c == kCodeSlow) {
+        ++arith2_slow;
+        continue;
+      }
+      const uint8_t want = c == kCodeZero ? 0 : h_out[k];
+      if (h_a[k] != want && arith2_bad++ < 5)
+        std::printf("  arith2: mismatch at (%zu, %zu): %u, want %u (code %02x)\n",
+                    k % size_t(setup.width), k / size_t(setup.width), h_a[k], want, c);
+    }
+    arith2_us = median_us(s, reps, run2);
+    // Version 4: one 8-bit gather from the frame / R3 halves.
+    sc::DeviceBuffer<uint8_t> d_r3(cells);
+    range_max3_kernel<<<unsigned((cells + 255) / 256), 256, 0, s>>>(d_polar.get(), d_r3.get(),
+                                                                    setup.bins, cells);
+    SWL_CUDA_CHECK(cudaGetLastError());
+    r3_us = median_us(s, reps, [&] {
+      range_max3_kernel<<<unsigned((cells + 255) / 256), 256, 0, s>>>(d_polar.get(), d_r3.get(),
+                                                                      setup.bins, cells);
+    });
+    HalvesTexture halves(d_polar.get(), d_r3.get(), setup.azimuths, setup.bins, s);
+    auto run4 = [&] {
+      arith4_kernel<<<grid, 256, 0, s>>>(halves.texture(), setup, d_codes.get(), d_out.get());
+      SWL_CUDA_CHECK(cudaGetLastError());
+    };
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
+    run4();
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    SWL_CUDA_CHECK(cudaMemcpy(h_a.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
+    for (size_t k = 0; k < px; ++k) {
+      const uint8_t c = codes[k];
+      if (c == kCodeSlow) continue;
+      const uint8_t want = c == kCodeZero ? 0 : h_out[k];
+      if (h_a[k] != want && arith4_bad++ < 5)
+        std::printf("  arith4: mismatch at (%zu, %zu): %u, want %u (code %02x)\n",
+                    k % size_t(setup.width), k / size_t(setup.width), h_a[k], want, c);
+    }
+    arith4_us = median_us(s, reps, run4);
+    // Version 5: spans of up to 4 azimuth rows (its own codes), checked against the CPU.
+    arith5_build_kernel<<<dim3(unsigned((setup.width / 4 + 31) / 32), unsigned(setup.height)), 32,
+                          0, s>>>(setup, d_codes.get());
+    SWL_CUDA_CHECK(cudaGetLastError());
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    SWL_CUDA_CHECK(cudaMemcpy(codes.data(), d_codes.get(), px, cudaMemcpyDeviceToHost));
+    auto run5 = [&] {
+      arith5_kernel<<<grid, 256, 0, s>>>(halves.texture(), setup, d_codes.get(), d_out.get());
+      SWL_CUDA_CHECK(cudaGetLastError());
+    };
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
+    run5();
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    SWL_CUDA_CHECK(cudaMemcpy(h_a.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
+    for (size_t k = 0; k < px; ++k) {
+      const uint8_t c = codes[k];
+      if (c == kCodeSlow) {
+        ++arith5_slow;
+        continue;
+      }
+      const int x = int(k % size_t(setup.width)), y = int(k / size_t(setup.width));
+      const uint8_t want = c == kCodeZero ? 0
+                                          : sg::swl_max_hold(setup, polar.data(), sg::AzPyramid{},
+                                                             sg::swl_pixel_polar(setup, x, y));
+      if (h_a[k] != want && arith5_bad++ < 5)
+        std::printf("  arith5: mismatch at (%d, %d): %u, want %u (code %02x)\n", x, y, h_a[k], want,
+                    c);
+    }
+    arith5_us = median_us(s, reps, run5);
+    r3w_us = median_us(s, reps, [&] {
+      range_max3_words_kernel<<<unsigned((cells / 4 + 255) / 256), 256, 0, s>>>(
+          d_polar.get(), d_r3.get(), setup.bins, cells);
+    });
+  }
+  std::printf(
+      "arith5: as arith4, spans of up to 4 azimuth rows    %7.1f us (%zu pixels left slow, %zu "
+      "differ; R3 4 bins a thread %.1f us)\n",
+      arith5_us, arith5_slow, arith5_bad, r3w_us);
+  std::printf(
+      "arith4: one gather from frame / 3-bin-max halves    %7.1f us (%zu differ; R3 of the whole "
+      "frame %.1f us)\n",
+      arith4_us, arith4_bad, r3_us);
+  std::printf(
+      "arith2: 4 pixels a thread, fixed point, 7-bit codes %7.1f us (%zu pixels left slow, %zu "
+      "differ)\n",
+      arith2_us, arith2_slow, arith2_bad);
+  for (int v = 0; v < 2; ++v)
+    std::printf(
+        "arith: %d pixels a thread, 1-byte codes, 2 gathers  %7.1f us (%zu pixels left slow, "
+        "%zu differ)\n",
+        4 << v, arith_us[v], arith_slow[v], arith_bad[v]);
   std::printf("d2d copy 16 MiB                                   %7.1f us\n", copy_us);
   std::printf(
       "probe: far pixels by tex2Dgather, 4-byte table    %7.1f us (again %.1f; %.0f GB/s "
@@ -267,5 +841,8 @@ int main(int argc, char** argv) {
   std::printf("probe: patches, first gather only (timing floor)  %7.1f us\n", first_us);
   std::printf("default max-hold (pyramid + span-table gather)    %7.1f us (probe / default %.2f)\n",
               default_us, probe_us / default_us);
-  return bad || !patch_same || !groups_same ? 1 : 0;
+  return bad || !patch_same || !groups_same || arith_bad[0] || arith_bad[1] || arith2_bad ||
+                 arith4_bad || arith5_bad
+             ? 1
+             : 0;
 }
