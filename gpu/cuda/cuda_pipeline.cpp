@@ -160,7 +160,8 @@ class CudaPipelineImpl final : public CudaPipeline {
             setup.north0, setup.step, setup.footprint);
     }
     if (mode == ScanMode::MaxHold)
-      max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get());
+      max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get(),
+                     d_src == d_polar_.get() && range_tex_valid_ ? &range_tex_ : nullptr);
     else {
       ScanOptions o;
       if (mode == ScanMode::Bilinear && d_src == d_polar_.get() && tex_valid_) {
@@ -171,24 +172,28 @@ class CudaPipelineImpl final : public CudaPipeline {
     }
   }
 
-  // The bilinear scan reads the frame through its CUDA array (PolarTexture, tex2Dgather): the
-  // rows uploaded this frame are copied into it on the device, all rows when the array is new
-  // or missed a frame's rows (another mode ran); part of the "upload" stage.
+  // The bilinear scan reads the frame through its CUDA array (PolarTexture, tex2Dgather), the
+  // max-hold scan through another with the frame's range maxima (its arithmetic route): the
+  // rows uploaded this frame are copied into the mode's array on the device, all rows when the
+  // array is new or missed a frame's rows (another mode ran); part of the "upload" stage.
   void update_polar_texture(ScanMode mode) {
-    if (mode != ScanMode::Bilinear || !PolarTexture::usable(az_, bins_)) {
-      if (parts_ > 0) tex_valid_ = false;
+    update_texture(polar_tex_, tex_valid_, mode == ScanMode::Bilinear);
+    update_texture(range_tex_, range_tex_valid_, mode == ScanMode::MaxHold);
+  }
+  void update_texture(PolarTexture& tex, bool& valid, bool wanted) {
+    if (!wanted || !PolarTexture::usable(az_, bins_, tex.has_range_max())) {
+      if (parts_ > 0) valid = false;
       return;
     }
     cudaStream_t s = stream_.get();
-    if (!tex_valid_ || polar_tex_.azimuths() != az_ || polar_tex_.bins() != bins_) {
-      polar_tex_.update(d_polar_.get(), az_, bins_, 0, az_, s);
+    if (!valid || tex.azimuths() != az_ || tex.bins() != bins_) {
+      tex.update(d_polar_.get(), az_, bins_, 0, az_, s);
     } else {
       const size_t b = size_t(bins_);
       for (int i = 0; i < parts_; ++i)
-        polar_tex_.update(d_polar_.get(), az_, bins_, int(parts_off_[i] / b), int(parts_n_[i] / b),
-                          s);
+        tex.update(d_polar_.get(), az_, bins_, int(parts_off_[i] / b), int(parts_n_[i] / b), s);
     }
-    tex_valid_ = true;
+    valid = true;
   }
 
   void mark(const char* stage) {
@@ -294,6 +299,8 @@ class CudaPipelineImpl final : public CudaPipeline {
   MaxHoldTable max_hold_;
   PolarTexture polar_tex_;
   bool tex_valid_ = false;  // polar_tex_ holds the frame in d_polar_
+  PolarTexture range_tex_{true};
+  bool range_tex_valid_ = false;  // range_tex_ holds the frame in d_polar_
   uint64_t table_builds_ = 0;
   int az_ = 0, bins_ = 0, w_ = 0, h_ = 0;
   bool polar_valid_ = false, pending_ = false;

@@ -44,12 +44,15 @@ void launch_scan(const ScanSetup& setup, const uint8_t* d_polar, ScanMode mode, 
 // coordinates, clamped to the first and last bins, element reads. Allocated once per shape.
 class PolarTexture {
  public:
-  PolarTexture() = default;
+  // range_max: the array also holds, from row azimuths + 2 on, the frame's 3-bin range maxima
+  // max(P[a][r .. r + 2]) laid out like the frame (halo rows included), kept by update() from
+  // the same rows (max-hold's arithmetic route, MaxHoldTable::kArith).
+  explicit PolarTexture(bool range_max = false) : range_max_(range_max) {}
   ~PolarTexture();
   PolarTexture(const PolarTexture&) = delete;
   PolarTexture& operator=(const PolarTexture&) = delete;
   // Whether the device can hold such an array (gather limits, 2 halo rows included).
-  static bool usable(int azimuths, int bins);
+  static bool usable(int azimuths, int bins, bool range_max = false);
   // Copies azimuths first .. first + count - 1 (mod azimuths) of the device frame d_polar
   // (row pitch bins) into the array, and the halo rows they feed; (re)allocates on a new shape.
   void update(const uint8_t* d_polar, int azimuths, int bins, int first, int count,
@@ -57,12 +60,18 @@ class PolarTexture {
   unsigned long long texture() const { return tex_; }
   int azimuths() const { return az_; }
   int bins() const { return bins_; }
+  bool has_range_max() const { return range_max_; }
+  // The first row of the range-max half (0 without one, or before the first update).
+  int range_max_row0() const { return range_max_ && az_ > 0 ? az_ + 2 : 0; }
 
  private:
   void release();
+  bool range_max_ = false;
   cudaArray_t array_ = nullptr;
   unsigned long long tex_ = 0;
+  unsigned long long surf_ = 0;  // range_max: the array's surface (0: copies from d_r3_)
   int az_ = 0, bins_ = 0;
+  DeviceBuffer<uint8_t> d_r3_;  // without a surface: the updated rows' range maxima
 };
 
 // Builds the pyramid's columns 0 .. bins_needed - 1 (all bins when negative; the row pitch is
@@ -80,11 +89,15 @@ int pyramid_bins_needed(const ScanSetup& setup);
 // cells, same maximum as launch_scan. Blocks around the radar are computed per pixel as
 // launch_scan does (the widest spans one warp each); geometries the table cannot take (>= 2^20
 // bins or azimuths) use launch_scan. The frame's buffer must be 16-byte aligned (cudaMalloc's
-// is).
+// is). With kArith (the default) the build also writes a 1-byte code a pixel, and a frame given
+// with its range-max texture is gathered without the span table (measured 4096^2 on the H100:
+// docs/perf/scan.md).
 class MaxHoldTable {
  public:
+  // range_tex: a PolarTexture with a range-max half holding the frame d_polar; with kArith the
+  // gather then takes the arithmetic route (else, or without it, the table's).
   void scan(const ScanSetup& setup, const uint8_t* d_polar, uint8_t* d_pyramid, Out8 out,
-            cudaStream_t stream);
+            cudaStream_t stream, const PolarTexture* range_tex = nullptr);
   // Enqueues the table build if the geometry changed (scan() calls it); true when it did.
   bool prepare(const ScanSetup& setup, cudaStream_t stream);
   void invalidate() { valid_ = false; }
@@ -97,8 +110,11 @@ class MaxHoldTable {
   // independent loads of 16-azimuth blocks spread over the lanes instead of one sequential
   // pyramid walk a lane;
   // kStreamEntries: the table entries (48 MiB at 4096^2, read once a frame) loaded with the
-  // evict-first hint (__ldcs) so that the frame and the records stay in L2.
-  enum : int { kOverlapPyramid = 1, kWideSpread = 2, kStreamEntries = 4 };
+  // evict-first hint (__ldcs) so that the frame and the records stay in L2;
+  // kArith: the build also codes every pixel for the arithmetic route (scan_arith.cuh: no
+  // span table, one texture gather a pixel), which scan() takes when given the range-max
+  // texture; tiles the route cannot take (around the radar) are gathered per pixel.
+  enum : int { kOverlapPyramid = 1, kWideSpread = 2, kStreamEntries = 4, kArith = 8 };
   void set_options(int options) { options_ = options; }
   int options() const { return options_; }
   static bool usable(const ScanSetup& setup);
@@ -106,19 +122,24 @@ class MaxHoldTable {
   // through the table, per pixel.
   struct BlockCounts {
     long long zero = 0, table = 0, per_pixel = 0;
+    // kArith: the tiles the arithmetic route takes (past-range ones included) and the others.
+    long long arith = 0, arith_per_pixel = 0;
   };
   BlockCounts block_counts(cudaStream_t stream) const;
 
  private:
   DeviceBuffer<uint16_t> d_offs_;   // per pixel: the span's first cell in the staged window
   DeviceBuffer<uint8_t> d_shapes_;  // per pixel: azimuth rows - 1 | (bins - 1) << 4
-  DeviceBuffer<int4> d_blocks_;     // a record per tile, then the same in gather order
-  DeviceBuffer<int> d_counts_;      // per-pixel blocks
+  DeviceBuffer<int4> d_blocks_;     // a record per tile, then in gather order (both routes)
+  DeviceBuffer<int> d_counts_;      // per-pixel tiles, -, the route's per-pixel and own tiles
+  DeviceBuffer<uint8_t> d_codes_;   // kArith: per pixel, the arithmetic route's code
+  DeviceBuffer<int> d_arith_ok_;    // kArith: per tile, whether the route takes it
   ScanSetup setup_{};
-  bool valid_ = false;
+  bool valid_ = false, arith_built_ = false;
   int tile_rows_ = 32, built_rows_ = 0;
   int n_slow_ = 0;  // the built table's per-pixel tiles
-  int options_ = kOverlapPyramid | kWideSpread;
+  int n_slow_arith_ = 0, n_arith_ = 0;
+  int options_ = kOverlapPyramid | kWideSpread | kArith;
   bool pdl_ = false;  // the device can launch programmatically dependent grids (sm_90+)
 };
 

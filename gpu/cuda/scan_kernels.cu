@@ -420,11 +420,72 @@ void launch_scan(const ScanSetup& s, const uint8_t* d_polar, ScanMode mode, Out8
   SWL_CUDA_CHECK_LAUNCH();
 }
 
+// Bins r .. r + 3 (those below bins) of azimuth first + blockIdx.y (mod azimuths) and their
+// 3-bin range maxima max(p[a][r .. min(r + 2, bins - 1)]).
+struct RowQuad {
+  int a;
+  uint8_t v[4], m[4];
+};
+__device__ __forceinline__ RowQuad row_quad(const uint8_t* __restrict__ p, int azimuths, int bins,
+                                            int first, int r) {
+  RowQuad q;
+  q.a = first + int(blockIdx.y);
+  if (q.a >= azimuths) q.a -= azimuths;
+  const uint8_t* row = p + size_t(q.a) * size_t(bins);
+  unsigned v[6];
+#pragma unroll
+  for (int k = 0; k < 6; ++k) v[k] = r + k < bins ? unsigned(__ldg(row + r + k)) : 0u;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    q.v[k] = uint8_t(v[k]);
+    q.m[k] = uint8_t(max(v[k], max(v[k + 1], v[k + 2])));
+  }
+  return q;
+}
+
+// The range maxima of azimuths first .. first + count - 1 (mod azimuths) into `out` (laid out
+// like the frame), 4 bins a thread: where the array has no surface.
+__global__ void range_max3_kernel(const uint8_t* __restrict__ p, uint8_t* __restrict__ out,
+                                  int azimuths, int bins, int first) {
+  const int r = (int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x)) * 4;
+  if (r >= bins) return;
+  const RowQuad q = row_quad(p, azimuths, bins, first, r);
+  uint8_t* o = out + size_t(q.a) * size_t(bins);
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    if (r + k < bins) o[r + k] = q.m[k];
+}
+
+// The same rows of the frame and their range maxima written into both halves of the array
+// through its surface (halo rows included): one launch instead of two copies into the array
+// and the maxima's kernel.
+__global__ void range_max_rows_kernel(const uint8_t* __restrict__ p, cudaSurfaceObject_t surf,
+                                      int azimuths, int bins, int first, int r3_row0) {
+  const int r = (int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x)) * 4;
+  if (r >= bins) return;
+  const RowQuad q = row_quad(p, azimuths, bins, first, r);
+  const int ys[3] = {q.a + 1, q.a == azimuths - 1 ? 0 : -1, q.a == 0 ? azimuths + 1 : -1};
+  for (const int y : ys) {
+    if (y < 0) continue;
+    if (r + 4 <= bins && (bins & 3) == 0) {
+      surf2Dwrite(make_uchar4(q.v[0], q.v[1], q.v[2], q.v[3]), surf, r, y);
+      surf2Dwrite(make_uchar4(q.m[0], q.m[1], q.m[2], q.m[3]), surf, r, r3_row0 + y);
+    } else {
+      for (int k = 0; k < 4 && r + k < bins; ++k) {
+        surf2Dwrite(q.v[k], surf, r + k, y);
+        surf2Dwrite(q.m[k], surf, r + k, r3_row0 + y);
+      }
+    }
+  }
+}
+
 PolarTexture::~PolarTexture() {
   release();
 }
 
 void PolarTexture::release() {
+  if (surf_ != 0) SWL_CUDA_CHECK_NOTHROW(cudaDestroySurfaceObject(cudaSurfaceObject_t(surf_)));
+  surf_ = 0;
   if (tex_ != 0) SWL_CUDA_CHECK_NOTHROW(cudaDestroyTextureObject(cudaTextureObject_t(tex_)));
   if (array_ != nullptr) SWL_CUDA_CHECK_NOTHROW(cudaFreeArray(array_));
   tex_ = 0;
@@ -432,7 +493,7 @@ void PolarTexture::release() {
   az_ = bins_ = 0;
 }
 
-bool PolarTexture::usable(int azimuths, int bins) {
+bool PolarTexture::usable(int azimuths, int bins, bool range_max) {
   static const int2 limit = [] {
     int dev = 0, w = 0, h = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -441,17 +502,29 @@ bool PolarTexture::usable(int azimuths, int bins) {
       return make_int2(0, 0);
     return make_int2(w, h);
   }();
-  return azimuths >= 1 && bins >= 1 && bins <= limit.x && azimuths + 2 <= limit.y;
+  return azimuths >= 1 && bins >= 1 && bins <= limit.x &&
+         (long long)(azimuths + 2) * (range_max ? 2 : 1) <= limit.y;
 }
 
 void PolarTexture::update(const uint8_t* d_polar, int azimuths, int bins, int first, int count,
                           cudaStream_t stream) {
-  SWL_CHECK(usable(azimuths, bins), "polar texture: frame too large for a gather texture");
+  SWL_CHECK(usable(azimuths, bins, range_max_),
+            "polar texture: frame too large for a gather texture");
   if (azimuths != az_ || bins != bins_) {
     release();
     const cudaChannelFormatDesc fmt = cudaCreateChannelDesc<unsigned char>();
-    SWL_CUDA_CHECK(
-        cudaMallocArray(&array_, &fmt, size_t(bins), size_t(azimuths) + 2, cudaArrayTextureGather));
+    const size_t rows = (size_t(azimuths) + 2) * (range_max_ ? 2 : 1);
+    // With range maxima, the array is written through a surface where the device allows it;
+    // else by copies from a linear buffer of the maxima.
+    bool surface = false;
+    if (range_max_) {
+      surface = cudaMallocArray(&array_, &fmt, size_t(bins), rows,
+                                cudaArrayTextureGather | cudaArraySurfaceLoadStore) == cudaSuccess;
+      if (!surface) (void)cudaGetLastError();  // clear it: the plain array below
+    }
+    if (!surface)
+      SWL_CUDA_CHECK(cudaMallocArray(&array_, &fmt, size_t(bins), rows, cudaArrayTextureGather));
+    d_r3_.resize(range_max_ && !surface ? size_t(azimuths) * size_t(bins) : 0);
     cudaResourceDesc res{};
     res.resType = cudaResourceTypeArray;
     res.res.array.array = array_;
@@ -464,6 +537,11 @@ void PolarTexture::update(const uint8_t* d_polar, int azimuths, int bins, int fi
     cudaTextureObject_t t = 0;
     SWL_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, nullptr));
     tex_ = t;
+    if (surface) {
+      cudaSurfaceObject_t sf = 0;
+      SWL_CUDA_CHECK(cudaCreateSurfaceObject(&sf, &res));
+      surf_ = sf;
+    }
     az_ = azimuths;
     bins_ = bins;
     first = 0;
@@ -473,17 +551,34 @@ void PolarTexture::update(const uint8_t* d_polar, int azimuths, int bins, int fi
   if (count > azimuths) count = azimuths;
   first %= azimuths;
   if (first < 0) first += azimuths;
+  if (surf_ != 0) {
+    const dim3 grid(unsigned((bins + 4 * 128 - 1) / (4 * 128)), unsigned(count));
+    range_max_rows_kernel<<<grid, 128, 0, stream>>>(d_polar, cudaSurfaceObject_t(surf_), azimuths,
+                                                    bins, first, azimuths + 2);
+    SWL_CUDA_CHECK_LAUNCH();
+    return;
+  }
   const size_t b = size_t(bins);
-  auto rows = [&](int a, int n, int row) {  // azimuths a .. a + n - 1 into rows row ..
-    SWL_CUDA_CHECK(cudaMemcpy2DToArrayAsync(array_, 0, size_t(row), d_polar + size_t(a) * b, b, b,
-                                            size_t(n), cudaMemcpyDeviceToDevice, stream));
-  };
   const int n1 = std::min(count, azimuths - first);
-  rows(first, n1, first + 1);
-  if (count > n1) rows(0, count - n1, 1);
   const bool has_last = first + n1 == azimuths, has_zero = first == 0 || count > n1;
-  if (has_last) rows(azimuths - 1, 1, 0);
-  if (has_zero) rows(0, 1, azimuths + 1);
+  // The updated azimuths of `src` (the frame or its range maxima) into the half from row0 on.
+  auto half = [&](const uint8_t* src, int row0) {
+    auto rows = [&](int a, int n, int row) {  // azimuths a .. a + n - 1 into rows row ..
+      SWL_CUDA_CHECK(cudaMemcpy2DToArrayAsync(array_, 0, size_t(row0 + row), src + size_t(a) * b, b,
+                                              b, size_t(n), cudaMemcpyDeviceToDevice, stream));
+    };
+    rows(first, n1, first + 1);
+    if (count > n1) rows(0, count - n1, 1);
+    if (has_last) rows(azimuths - 1, 1, 0);
+    if (has_zero) rows(0, 1, azimuths + 1);
+  };
+  half(d_polar, 0);
+  if (range_max_) {
+    const dim3 grid(unsigned((bins + 4 * 128 - 1) / (4 * 128)), unsigned(count));
+    range_max3_kernel<<<grid, 128, 0, stream>>>(d_polar, d_r3_.get(), azimuths, bins, first);
+    SWL_CUDA_CHECK_LAUNCH();
+    half(d_r3_.get(), azimuths + 2);
+  }
 }
 
 }  // namespace sweepline::gpu::cuda

@@ -17,6 +17,12 @@
 // those read is built by one small kernel that the gather, launched behind it with programmatic
 // dependent launch (sm_90+, MaxHoldTable::kOverlapPyramid), overlaps: only the blocks that read
 // the pyramid wait for it (measured on the H100: 72.5 against 77.5 us, docs/perf/scan.md).
+//
+// The arithmetic route (MaxHoldTable::kArith, scan_arith.cuh; the pipeline's frames) uses the
+// same build to write a 1-byte code a pixel instead of reading the offsets and shapes: a tile
+// wholly inside the display whose pixels are all coded is gathered from the frame's range-max
+// texture with no staging (maxhold_arith_kernel), the others per pixel as above (65-69 against
+// 70-74 us at 4096^2 on the H100).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -27,6 +33,7 @@
 
 #include "gpu/cuda/launch_bounds.cuh"
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/scan_arith.cuh"
 #include "gpu/cuda/scan_staging.cuh"
 
 namespace sweepline::gpu::cuda {
@@ -94,11 +101,16 @@ __device__ int block_a_ref(const ScanSetup& s, int bx0, int by0, int rows) {
 
 // One block per tile, 4 horizontal pixels a thread (the gather's mapping): every pixel's exact
 // span, the tile's window (block-wide minima and maxima), then each pixel's offset and shape.
+// With `codes`, also each pixel's arithmetic-route code (scan_arith.cuh) and whether the tile
+// can take that route (arith_ok: wholly inside the display, without a slow pixel).
 template <int RPT>
 __global__ void __launch_bounds__(kThreads)
     maxhold_build_kernel(ScanSetup s, uint16_t* __restrict__ offs, uint8_t* __restrict__ shapes,
-                         int4* __restrict__ blocks) {
-  __shared__ int a_ref_s, red[6];  // min a0, max a1, min r0, max r1, any unfit, any valid
+                         int4* __restrict__ blocks, uint8_t* __restrict__ codes,
+                         int* __restrict__ arith_ok) {
+  // min a0, max a1, min r0, max r1, any unfit, any valid, any pixel off the display, any
+  // pixel coded slow
+  __shared__ int a_ref_s, red[8];
   __shared__ int4 rec_s;
   const int tid = int(threadIdx.x);
   const int bx0 = int(blockIdx.x) * kTileW, by0 = int(blockIdx.y) * 32 * RPT;
@@ -108,26 +120,42 @@ __global__ void __launch_bounds__(kThreads)
     red[1] = INT_MIN;
     red[2] = INT_MAX;
     red[3] = INT_MIN;
-    red[4] = red[5] = 0;
+    red[4] = red[5] = red[6] = red[7] = 0;
   }
   __syncthreads();
   const int a_ref = a_ref_s, A = s.azimuths;
   const int x0 = bx0 + (tid & 7) * 4;
   int r0[RPT][4], r1[RPT][4], a0[RPT][4], a1[RPT][4];  // a0 > a1: past the range
   int mn_a = INT_MAX, mx_a = INT_MIN, mn_r = INT_MAX, mx_r = INT_MIN, unfit = 0, valid = 0;
+  int cut = 0, slow = 0;
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
     const int y = by0 + (tid >> 3) + 32 * j;
+    const bool coded = codes != nullptr && y < s.height && x0 < s.width;
+    ArithGroup ag{0, 0, 0, 0};
+    if (coded) ag = arith_group(s, x0, y);
+    uint32_t code4 = 0;
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int x = x0 + i;
       r0[j][i] = r1[j][i] = a0[j][i] = 0;
       a1[j][i] = -1;
-      if (x >= s.width || y >= s.height) continue;
+      if (x >= s.width || y >= s.height) {
+        cut = 1;  // a tile the display cuts: per pixel
+        continue;
+      }
       const PixelPolar pp = swl_pixel_polar(s, x, y);
-      if (!(pp.u < float(s.bins))) continue;
+      if (!(pp.u < float(s.bins))) {
+        code4 |= uint32_t(kCodeZero) << (8 * i);
+        continue;
+      }
       valid = 1;
       const PixelSpan sp = swl_pixel_span(s, pp);
+      if (coded) {
+        const uint8_t c = arith_code(s, ag, i, sp);
+        slow |= c == kCodeSlow;
+        code4 |= uint32_t(c) << (8 * i);
+      }
       int a = sp.a0;
       if (2 * (a - a_ref) > A)
         a -= A;
@@ -143,6 +171,9 @@ __global__ void __launch_bounds__(kThreads)
       mn_r = min(mn_r, sp.r0);
       mx_r = max(mx_r, sp.r1);
     }
+    // arith_usable(): whole 4-pixel groups, so x0 + 3 < width when x0 < width.
+    if (coded)
+      *reinterpret_cast<uint32_t*>(codes + size_t(y) * size_t(s.width) + size_t(x0)) = code4;
   }
   if (valid) {
     atomicMin(&red[0], mn_a);
@@ -152,7 +183,14 @@ __global__ void __launch_bounds__(kThreads)
     atomicOr(&red[5], 1);
   }
   if (unfit) atomicOr(&red[4], 1);
+  if (cut) atomicOr(&red[6], 1);
+  if (slow) atomicOr(&red[7], 1);
   __syncthreads();
+  // The route takes the tiles wholly inside the display without a slow pixel. (Taking the
+  // others too, their slow pixels gathered in place, measured 90-96 against 66-69 us: the
+  // slow lanes hold their warps and the code needs 48 registers; docs/perf/scan.md.)
+  if (tid == 0 && codes != nullptr)
+    arith_ok[blockIdx.y * gridDim.x + blockIdx.x] = !red[6] && !red[7];
   if (tid == 0) {
     int4 rec = make_int4(a_ref, 0, 0, kBlockSlow);
     if (!red[5]) {
@@ -228,7 +266,9 @@ constexpr int kNearPerWarp = 4;  // box pixels a near warp screens (lanes 0-3)
 // The order the gather launch takes the tiles in (one block of 1024 threads): per-pixel tiles
 // first (each takes several times as long as a table tile and would otherwise end the launch
 // alone), then table tiles, then zero tiles; each slot gets the tile's record and its position
-// (bx | by << 16), loaded side by side by the gather.
+// (bx | by << 16), loaded side by side by the gather. With arith_ok (the arithmetic route's
+// order): the tiles the route cannot take (a slow pixel, or cut by the display's edge; gathered
+// per pixel) first; the gather takes the route's own tiles by position, not from their slots.
 constexpr int kOrderThreads = 1024;
 
 __device__ int block_exclusive_scan(int v, int* sums, int& total) {
@@ -258,24 +298,28 @@ __device__ int block_exclusive_scan(int v, int* sums, int& total) {
 }
 
 __global__ void __launch_bounds__(kOrderThreads)
-    maxhold_order_kernel(const int4* __restrict__ recs, int n, int blocks_x,
-                         int4* __restrict__ ordered, int* __restrict__ counts) {
+    maxhold_order_kernel(const int4* __restrict__ recs, const int* __restrict__ arith_ok, int n,
+                         int blocks_x, int4* __restrict__ ordered, int* __restrict__ counts) {
   __shared__ int sums[32];
   const int per = (n + kOrderThreads - 1) / kOrderThreads;
   const int i0 = int(threadIdx.x) * per, i1 = min(n, i0 + per);
-  int c[3] = {0, 0, 0};  // per-pixel, table, zero
-  for (int i = i0; i < i1; ++i) {
-    const int m = recs[i].w & 3;
-    ++c[m == kBlockSlow ? 0 : (m == kBlockFast ? 1 : 2)];
-  }
+  auto cls = [&](int i, int m) {
+    if (arith_ok != nullptr) return arith_ok[i] ? 1 : 0;
+    return m == kBlockSlow ? 0 : (m == kBlockFast ? 1 : 2);
+  };
+  int c[3] = {0, 0, 0};  // per-pixel, table (or the arithmetic route), zero
+  for (int i = i0; i < i1; ++i) ++c[cls(i, recs[i].w & 3)];
   int base[3], total[3];
   for (int k = 0; k < 3; ++k) base[k] = block_exclusive_scan(c[k], sums, total[k]);
   base[1] += total[0];
   base[2] += total[0] + total[1];
-  if (threadIdx.x == 0) counts[0] = total[0];  // the per-pixel tiles: slots 0 .. total[0] - 1
+  if (threadIdx.x == 0) {
+    counts[0] = total[0];  // the per-pixel tiles: slots 0 .. total[0] - 1
+    counts[1] = total[1];
+  }
   for (int i = i0; i < i1; ++i) {
     int4 r = recs[i];
-    const int m = r.w & 3, k = m == kBlockSlow ? 0 : (m == kBlockFast ? 1 : 2);
+    const int k = cls(i, r.w & 3);
     const int slot = base[k]++;
     r.x = (i % blocks_x) | (i / blocks_x) << 16;  // the gather takes the tile's position here
     ordered[slot] = r;
@@ -446,7 +490,44 @@ struct GatherArgs {
   int wide_blocks;      // MaxHoldTable::kWideSpread: warp_span_max's wide spans lane-parallel
   int stream_entries;   // MaxHoldTable::kStreamEntries: table entries loaded evict-first
   NearBox box;
+  // The arithmetic route (kArith): codes a pixel, whether the route takes a tile (by tile), the
+  // frame / range-max texture and the row of its range-max half.
+  const uint8_t* codes;
+  const int* arith_ok;
+  unsigned long long tex;
+  int r3_row0;
 };
+
+// A tile of the arithmetic route (scan_arith.cuh), wholly inside the display: each thread's 4
+// pixels of its RPT rows; nothing when the route does not take the tile. The codes are loaded
+// with the tile's flag, not after it.
+template <int RPT>
+__device__ __forceinline__ void arith_tile(const ScanSetup& s, const GatherArgs& g,
+                                           uint8_t* __restrict__ out, unsigned long long surf,
+                                           int tile, int bx0, int by0, int tid) {
+  const int x0 = bx0 + (tid & 7) * 4;
+  uint32_t c[RPT];
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    c[j] = __ldcs(
+        reinterpret_cast<const uint32_t*>(g.codes + size_t(y) * size_t(s.width) + size_t(x0)));
+  }
+  if (!__ldg(g.arith_ok + tile)) return;
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int y = by0 + (tid >> 3) + 32 * j;
+    uint8_t v[4] = {0, 0, 0, 0};
+    if (c[j] != kCodesZero4) {
+      const ArithGroup ag = arith_group(s, x0, y);
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        v[i] =
+            uint8_t(arith_span_max(g.tex, s.azimuths, g.r3_row0, ag, i, (c[j] >> (8 * i)) & 0xFFu));
+    }
+    store4(s, out, surf, x0, y, v);
+  }
+}
 
 // A tile wholly past the range: zeros.
 template <int RPT>
@@ -658,6 +739,74 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
   }
 }
 
+// The per-frame gather of the arithmetic route (MaxHoldTable::kArith), one launch: near blocks
+// first, then the per-pixel tiles (every tile the route cannot take, from their slots), then
+// one block per tile position, which gathers the tile if the route takes it (no slot look-up
+// before the codes, which would add a dependent load to every block's chain). No shared
+// memory, so 8 blocks an SM (32 registers).
+template <int RPT>
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 8))
+    maxhold_arith_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
+                         GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
+  const int bi = int(blockIdx.x), tid = int(threadIdx.x);
+  if (bi < g.near_blocks) {
+    near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, bi,
+               g.wide_blocks != 0);
+    return;
+  }
+  const int slot = bi - g.near_blocks;
+  if (slot < g.n_slow) {
+    const int pos = __ldg(&g.ordered[slot].x);
+    per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, (pos & 0xFFFF) * kTileW,
+                        (pos >> 16) * 32 * RPT, tid);
+    return;
+  }
+  const int tile = slot - g.n_slow;
+  const int bx0 = (tile % g.blocks_x) * kTileW, by0 = (tile / g.blocks_x) * 32 * RPT;
+  if (bx0 + kTileW > s.width || by0 + 32 * RPT > s.height) return;  // cut: a per-pixel tile
+  arith_tile<RPT>(s, g, out, surf, tile, bx0, by0, tid);
+}
+
+// Launches `kernel` with the gather's arguments, behind the pyramid kernel with programmatic
+// dependent launch when asked: the gather starts while maxhold_pyramid_kernel (launched just
+// before, plainly, so after everything earlier on the stream) runs; its blocks that read the
+// pyramid wait for it (grid_dependency_wait), the others need nothing it writes.
+template <class Kernel>
+void launch_gather_kernel(Kernel kernel, long long blocks, int smem, const ScanSetup& s,
+                          const uint8_t* d_polar, AzPyramid pyr, const GatherArgs& g, Out8 out,
+                          cudaStream_t stream, bool behind_pyramid) {
+  if (!behind_pyramid) {
+    kernel<<<unsigned(blocks), kThreads, smem, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
+    SWL_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(blocks));
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = size_t(smem);
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  SWL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, s, d_polar, pyr, g, out.d, out.surf));
+}
+
+int near_blocks_for(const NearBox& box) {
+  const long long box_px = (long long)box.w * box.h;
+  const long long per_block = (kThreads / 32) * kNearPerWarp;
+  return int((box_px + per_block - 1) / per_block);
+}
+
+template <int RPT>
+void launch_arith_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
+                         Out8 out, cudaStream_t stream, bool behind_pyramid) {
+  g.near_blocks = near_blocks_for(g.box);
+  launch_gather_kernel(maxhold_arith_kernel<RPT>, (long long)g.near_blocks + g.n_slow + g.n_tiles,
+                       0, s, d_polar, pyr, g, out, stream, behind_pyramid);
+}
+
 template <int RPT>
 void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
                    Out8 out, cudaStream_t stream, bool behind_pyramid) {
@@ -668,32 +817,10 @@ void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, Ga
                            kBytes) == cudaSuccess;
   (void)carved;
   // The near box's pixels, kNearPerWarp a warp.
-  const long long box_px = (long long)g.box.w * g.box.h;
-  const long long per_block = (kThreads / 32) * kNearPerWarp;
-  g.near_blocks = int((box_px + per_block - 1) / per_block);
+  g.near_blocks = near_blocks_for(g.box);
   const long long pairs = (g.n_tiles - g.n_slow + kTilesPerBlock - 1) / kTilesPerBlock;
-  const long long blocks = g.near_blocks + g.n_slow + pairs;
-  if (!behind_pyramid) {
-    maxhold_gather_kernel<RPT>
-        <<<unsigned(blocks), kThreads, kBytes, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
-    SWL_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  // Programmatic dependent launch: the gather starts while maxhold_pyramid_kernel (launched
-  // just before, plainly, so after everything earlier on the stream) runs; its blocks that read
-  // the pyramid wait for it (grid_dependency_wait), the others need nothing it writes.
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(unsigned(blocks));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kBytes;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  SWL_CUDA_CHECK(
-      cudaLaunchKernelEx(&cfg, maxhold_gather_kernel<RPT>, s, d_polar, pyr, g, out.d, out.surf));
+  launch_gather_kernel(maxhold_gather_kernel<RPT>, g.near_blocks + g.n_slow + pairs, kBytes, s,
+                       d_polar, pyr, g, out, stream, behind_pyramid);
 }
 
 // The pyramid's bins 0 .. used - 1 in one launch (at least one block, so that the gather
@@ -724,7 +851,10 @@ void MaxHoldTable::set_tile_rows(int rows) {
 }
 
 bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
-  if (valid_ && built_rows_ == tile_rows_ && std::memcmp(&s, &setup_, sizeof s) == 0) return false;
+  const bool arith_wanted = (options_ & kArith) != 0 && arith_usable(s);
+  if (valid_ && built_rows_ == tile_rows_ && arith_built_ == arith_wanted &&
+      std::memcmp(&s, &setup_, sizeof s) == 0)
+    return false;
   {
     int dev = 0, major = 0;
     SWL_CUDA_CHECK(cudaGetDevice(&dev));
@@ -733,26 +863,39 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
   }
   const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
   const size_t n = size_t(bx) * size_t(by);
+  const bool arith = (options_ & kArith) != 0 && arith_usable(s);
   d_offs_.resize(size_t(s.width) * size_t(s.height));
   d_shapes_.resize(size_t(s.width) * size_t(s.height));
-  d_blocks_.resize(2 * n);  // by tile, then by slot
-  d_counts_.resize(1);
+  d_blocks_.resize(3 * n);  // by tile, then by slot, then by slot for the arithmetic route
+  d_counts_.resize(4);
+  d_codes_.resize(arith ? size_t(s.width) * size_t(s.height) : 0);
+  d_arith_ok_.resize(arith ? n : 0);
+  uint8_t* codes = arith ? d_codes_.get() : nullptr;
+  int* ok = arith ? d_arith_ok_.get() : nullptr;
   if (tile_rows_ == 64)
     maxhold_build_kernel<2><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
-        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get());
+        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok);
   else
     maxhold_build_kernel<1><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
-        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get());
+        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok);
   SWL_CUDA_CHECK_LAUNCH();
-  maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(d_blocks_.get(), int(n), bx,
+  maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(d_blocks_.get(), nullptr, int(n), bx,
                                                         d_blocks_.get() + n, d_counts_.get());
   SWL_CUDA_CHECK_LAUNCH();
-  // How many per-pixel tiles (once per geometry): the gather launch's first tile blocks.
-  int n_slow = 0;
-  SWL_CUDA_CHECK(
-      cudaMemcpyAsync(&n_slow, d_counts_.get(), sizeof n_slow, cudaMemcpyDeviceToHost, stream));
+  int counts[4] = {0, 0, 0, 0};
+  if (arith) {
+    maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(
+        d_blocks_.get(), ok, int(n), bx, d_blocks_.get() + 2 * n, d_counts_.get() + 2);
+    SWL_CUDA_CHECK_LAUNCH();
+  }
+  // How many per-pixel (and route) tiles (once per geometry): the gather launch's first blocks.
+  SWL_CUDA_CHECK(cudaMemcpyAsync(counts, d_counts_.get(), (arith ? 4 : 2) * sizeof(int),
+                                 cudaMemcpyDeviceToHost, stream));
   SWL_CUDA_CHECK(cudaStreamSynchronize(stream));
-  n_slow_ = n_slow;
+  n_slow_ = counts[0];
+  n_slow_arith_ = counts[2];
+  n_arith_ = counts[3];
+  arith_built_ = arith;
   setup_ = s;
   built_rows_ = tile_rows_;
   valid_ = true;
@@ -760,7 +903,7 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
 }
 
 void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_pyramid, Out8 out,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, const PolarTexture* range_tex) {
   if (!usable(s)) {
     launch_scan(s, d_polar, ScanMode::MaxHold, out, d_pyramid, stream);
     return;
@@ -789,6 +932,23 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   g.wide_blocks = options_ & kWideSpread;
   g.stream_entries = options_ & kStreamEntries;
   g.box = near_box(s);
+  g.codes = d_codes_.get();
+  g.arith_ok = d_arith_ok_.get();
+  g.tex = 0;
+  g.r3_row0 = 0;
+  // The arithmetic route needs the frame's range-max texture (holding this frame).
+  if (arith_built_ && range_tex != nullptr && range_tex->range_max_row0() > 0 &&
+      range_tex->azimuths() == s.azimuths && range_tex->bins() == s.bins) {
+    g.ordered = d_blocks_.get() + 2 * n;
+    g.n_slow = n_slow_arith_;
+    g.tex = range_tex->texture();
+    g.r3_row0 = range_tex->range_max_row0();
+    if (tile_rows_ == 64)
+      launch_arith_gather<2>(s, d_polar, pyr, g, out, stream, overlap);
+    else
+      launch_arith_gather<1>(s, d_polar, pyr, g, out, stream, overlap);
+    return;
+  }
   if (tile_rows_ == 64)
     launch_gather<2>(s, d_polar, pyr, g, out, stream, overlap);
   else
@@ -798,13 +958,17 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
 MaxHoldTable::BlockCounts MaxHoldTable::block_counts(cudaStream_t stream) const {
   BlockCounts c;
   if (!valid_) return c;
-  std::vector<int4> h(d_blocks_.size() / 2);
+  std::vector<int4> h(d_blocks_.size() / 3);  // by tile
   SWL_CUDA_CHECK(cudaMemcpyAsync(h.data(), d_blocks_.get(), h.size() * sizeof(int4),
                                  cudaMemcpyDeviceToHost, stream));
   SWL_CUDA_CHECK(cudaStreamSynchronize(stream));
   for (const int4& r : h) {
     const int m = r.w & 3;
     (m == kBlockZero ? c.zero : m == kBlockFast ? c.table : c.per_pixel)++;
+  }
+  if (arith_built_) {
+    c.arith = n_arith_;
+    c.arith_per_pixel = n_slow_arith_;
   }
   return c;
 }

@@ -1,10 +1,10 @@
 // The CUDA scan-conversion kernels against the CPU's (gpu/cpu_stages.hpp), launched directly:
 // nearest and bilinear through their staged windows (both block heights), max-hold computed per
-// pixel and through the per-geometry table (both block heights), on geometries chosen to hit
-// every path of the kernels (zoomed in and out, off-centre with the radar outside the display
-// or on its corner, bins not a multiple of 16, few azimuths, odd display sizes) and on frames
-// that expose a single wrong cell (sparse bright cells, a per-cell ramp). Nearest and max-hold
-// must be identical, bilinear within one level.
+// pixel, through the per-geometry table and its arithmetic route (both block heights), on
+// geometries chosen to hit every path of the kernels (zoomed in and out, off-centre with the radar
+// outside the display or on its corner, bins not a multiple of 16, few azimuths, odd display sizes)
+// and on frames that expose a single wrong cell (sparse bright cells, a per-cell ramp). Nearest and
+// max-hold must be identical, bilinear within one level.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -117,6 +117,19 @@ class ScanRunner {
     t.scan(s_, d_polar_.get(), d_pyr_.get(), cuda::Out8{d_out_.get(), 0}, stream_.get());
     return fetch();
   }
+  // Max-hold with the frame's range-max texture (the arithmetic route where the table has it;
+  // all rows copied into the texture first).
+  Image8 table_arith(cuda::MaxHoldTable& t) {
+    range_tex_.update(d_polar_.get(), s_.azimuths, s_.bins, 0, s_.azimuths, stream_.get());
+    return table_arith_as_is(t);
+  }
+  Image8 table_arith_as_is(cuda::MaxHoldTable& t) {
+    poison();
+    t.scan(s_, d_polar_.get(), d_pyr_.get(), cuda::Out8{d_out_.get(), 0}, stream_.get(),
+           &range_tex_);
+    return fetch();
+  }
+  cuda::PolarTexture& range_texture() { return range_tex_; }
   cudaStream_t stream() const { return stream_.get(); }
 
  private:
@@ -133,12 +146,13 @@ class ScanRunner {
   cuda::Stream stream_;
   cuda::DeviceBuffer<uint8_t> d_polar_, d_pyr_, d_out_;
   cuda::PolarTexture tex_;
+  cuda::PolarTexture range_tex_{true};
 };
 
 TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool;
-  long long table_blocks = 0, per_pixel_blocks = 0;
+  long long table_blocks = 0, per_pixel_blocks = 0, arith_blocks = 0, arith_per_pixel = 0;
   for (const Geometry& g : geometries()) {
     const PolarFrame frames[3] = {testing::random_frame(g.az, g.bins, g.range_m, 51),
                                   sparse_frame(g.az, g.bins, g.range_m, 52),
@@ -173,12 +187,14 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
       cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
       EXPECT_EQ(count_diff(gpu.launch(ScanMode::MaxHold), want), 0u) << what << " direct";
       // Both block heights with the default options; 32 rows with the options one at a time.
+      // With kArith, the span table (no texture given) and the arithmetic route (with it).
       using T = cuda::MaxHoldTable;
-      const int def = T::kOverlapPyramid | T::kWideSpread;
+      const int def = T::kOverlapPyramid | T::kWideSpread | T::kArith;
       for (const auto& [rows, opts] :
            {std::pair{32, def}, std::pair{64, def}, std::pair{32, 0},
             std::pair{32, int(T::kOverlapPyramid)}, std::pair{32, int(T::kWideSpread)},
-            std::pair{32, def | T::kStreamEntries}}) {
+            std::pair{32, def | T::kStreamEntries}, std::pair{32, int(T::kArith)},
+            std::pair{64, int(T::kArith)}}) {
         cuda::MaxHoldTable table;
         table.set_tile_rows(rows);
         table.set_options(opts);
@@ -186,15 +202,23 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
         EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table" << how;
         // The same table again, for the next frame.
         EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " again" << how;
+        EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << what << " arith" << how;
+        EXPECT_EQ(count_diff(gpu.table_arith_as_is(table), want), 0u)
+            << what << " arith again" << how;
         const auto c = table.block_counts(gpu.stream());
         table_blocks += c.table;
         per_pixel_blocks += c.per_pixel;
+        arith_blocks += c.arith;
+        arith_per_pixel += c.arith_per_pixel;
       }
     }
   }
-  // The geometries above must exercise both the table blocks and the per-pixel blocks.
+  // The geometries above must exercise the table blocks, the per-pixel blocks and both kinds
+  // of the arithmetic route's blocks.
   EXPECT_GT(table_blocks, 0);
   EXPECT_GT(per_pixel_blocks, 0);
+  EXPECT_GT(arith_blocks, 0);
+  EXPECT_GT(arith_per_pixel, 0);
 }
 
 // The bilinear scan's CUDA array follows the frame row span by row span: spans across north
@@ -209,6 +233,10 @@ TEST(GpuScan, TextureFollowsDirtyRowSpans) {
   Image8 want;
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
   EXPECT_EQ(count_diff(gpu.launch_texture(), want), 0u) << "full";
+  cuda::MaxHoldTable table;
+  cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
+  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "max-hold full";
+  EXPECT_GT(table.block_counts(gpu.stream()).arith, 0);
   const int spans[][2] = {{g.az - 5, 9}, {g.az - 7, 7}, {0, 3}, {1000, 1}, {g.az - 1, 1}, {0, 1}};
   uint32_t seed = 92;
   for (const auto& sp : spans) {
@@ -222,6 +250,11 @@ TEST(GpuScan, TextureFollowsDirtyRowSpans) {
     cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
     EXPECT_EQ(count_diff(gpu.launch_texture_as_is(), want), 0u)
         << "span " << sp[0] << " + " << sp[1];
+    // The range-max texture of max-hold's arithmetic route the same way.
+    gpu.range_texture().update(gpu.d_polar(), g.az, g.bins, sp[0], sp[1], gpu.stream());
+    cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
+    EXPECT_EQ(count_diff(gpu.table_arith_as_is(table), want), 0u)
+        << "max-hold span " << sp[0] << " + " << sp[1];
   }
   // Another shape: the array is made again and filled whatever span is given.
   const Geometry h = geometries()[7];
@@ -280,12 +313,20 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
     table.set_options(opts);
     EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "options " << opts;
   }
-  table.set_options(T::kOverlapPyramid | T::kWideSpread);
+  table.set_options(T::kOverlapPyramid | T::kWideSpread | T::kArith);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
   const auto c = table.block_counts(gpu.stream());
   EXPECT_EQ(c.zero + c.table + c.per_pixel, 128 * 128);
   EXPECT_GT(c.table, 20 * c.per_pixel) << c.per_pixel << " per-pixel blocks";
   EXPECT_GT(c.zero, 0);
+  // The arithmetic route (the pipeline's default) takes nearly every block in range.
+  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route";
+  const auto a = table.block_counts(gpu.stream());
+  EXPECT_EQ(a.arith + a.arith_per_pixel, 128 * 128);  // past-range tiles go the route's way
+  EXPECT_GT(a.arith, 20 * a.arith_per_pixel) << a.arith_per_pixel << " per-pixel blocks";
+  table.set_tile_rows(64);
+  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route, 32x64";
+  table.set_tile_rows(32);
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest, cuda::ScanOptions{32, true}), want), 0u);
@@ -297,48 +338,56 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   EXPECT_EQ(count_diff(gpu.launch_texture(64), want), 0u) << "bilinear through the texture, 32x64";
 }
 
-// Every mode and path also writes the display surface, the same pixels as the device image.
+// Every mode and path also writes the display surface, the same pixels as the device image:
+// odd sizes (the scalar store paths) and a display of whole 4-pixel groups (max-hold's
+// arithmetic route).
 TEST(GpuScan, SurfaceOutputEqualsImage) {
   SWL_SKIP_WITHOUT_CUDA();
-  const Geometry g = geometries()[6];  // odd sizes: the scalar store paths
-  const PolarFrame f = testing::random_frame(g.az, g.bins, g.range_m, 81);
-  const ScanSetup s = setup_for(g, f);
-  cuda::Stream stream;
-  cuda::DeviceBuffer<uint8_t> d_polar(f.cells.size()), d_out(size_t(s.width) * s.height);
-  cuda::DeviceBuffer<uint8_t> d_pyr(az_pyramid_cells(f.azimuths, f.range_bins));
-  ASSERT_EQ(cudaMemcpy(d_polar.get(), f.cells.data(), f.cells.size(), cudaMemcpyHostToDevice),
-            cudaSuccess);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const cudaChannelFormatDesc fmt =
-      cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
-  cudaArray_t array = nullptr;
-  ASSERT_EQ(cudaMallocArray(&array, &fmt, s.width, s.height, cudaArraySurfaceLoadStore),
-            cudaSuccess);
-  cudaResourceDesc rd{};
-  rd.resType = cudaResourceTypeArray;
-  rd.res.array.array = array;
-  cudaSurfaceObject_t surf = 0;
-  ASSERT_EQ(cudaCreateSurfaceObject(&surf, &rd), cudaSuccess);
-  cuda::MaxHoldTable table;
-  for (int k = 0; k < 4; ++k) {
-    const cuda::Out8 out{d_out.get(), surf};
-    ASSERT_EQ(cudaMemsetAsync(d_out.get(), 0xA5, d_out.size(), stream.get()), cudaSuccess);
-    if (k < 3) {
-      cuda::launch_scan(s, d_polar.get(), ScanMode(k), out, d_pyr.get(), stream.get());
-    } else {  // the table
-      table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get());
+  for (const int gi : {6, 0}) {
+    const Geometry g = geometries()[size_t(gi)];
+    const PolarFrame f = testing::random_frame(g.az, g.bins, g.range_m, 81);
+    const ScanSetup s = setup_for(g, f);
+    cuda::Stream stream;
+    cuda::DeviceBuffer<uint8_t> d_polar(f.cells.size()), d_out(size_t(s.width) * s.height);
+    cuda::DeviceBuffer<uint8_t> d_pyr(az_pyramid_cells(f.azimuths, f.range_bins));
+    ASSERT_EQ(cudaMemcpy(d_polar.get(), f.cells.data(), f.cells.size(), cudaMemcpyHostToDevice),
+              cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const cudaChannelFormatDesc fmt =
+        cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    cudaArray_t array = nullptr;
+    ASSERT_EQ(cudaMallocArray(&array, &fmt, s.width, s.height, cudaArraySurfaceLoadStore),
+              cudaSuccess);
+    cudaResourceDesc rd{};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = array;
+    cudaSurfaceObject_t surf = 0;
+    ASSERT_EQ(cudaCreateSurfaceObject(&surf, &rd), cudaSuccess);
+    cuda::MaxHoldTable table;
+    cuda::PolarTexture range_tex(true);
+    range_tex.update(d_polar.get(), g.az, g.bins, 0, g.az, stream.get());
+    for (int k = 0; k < 5; ++k) {
+      const cuda::Out8 out{d_out.get(), surf};
+      ASSERT_EQ(cudaMemsetAsync(d_out.get(), 0xA5, d_out.size(), stream.get()), cudaSuccess);
+      if (k < 3)
+        cuda::launch_scan(s, d_polar.get(), ScanMode(k), out, d_pyr.get(), stream.get());
+      else  // the span table, then the arithmetic route
+        table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get(), k == 4 ? &range_tex : nullptr);
+      ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+      Image8 img(s.width, s.height), via_surface(s.width, s.height);
+      ASSERT_EQ(cudaMemcpy(img.pixels.data(), d_out.get(), img.size(), cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      ASSERT_EQ(cudaMemcpy2DFromArray(via_surface.pixels.data(), s.width, array, 0, 0, s.width,
+                                      s.height, cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      EXPECT_EQ(img, via_surface) << g.name << " path " << k;
     }
-    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-    Image8 img(s.width, s.height), via_surface(s.width, s.height);
-    ASSERT_EQ(cudaMemcpy(img.pixels.data(), d_out.get(), img.size(), cudaMemcpyDeviceToHost),
-              cudaSuccess);
-    ASSERT_EQ(cudaMemcpy2DFromArray(via_surface.pixels.data(), s.width, array, 0, 0, s.width,
-                                    s.height, cudaMemcpyDeviceToHost),
-              cudaSuccess);
-    EXPECT_EQ(img, via_surface) << "path " << k;
+    if (gi == 0) {
+      EXPECT_GT(table.block_counts(stream.get()).arith, 0) << g.name;
+    }
+    cudaDestroySurfaceObject(surf);
+    cudaFreeArray(array);
   }
-  cudaDestroySurfaceObject(surf);
-  cudaFreeArray(array);
 }
 
 }  // namespace
