@@ -74,11 +74,11 @@ class CudaPipelineImpl final : public CudaPipeline {
     stage_upload(frame);  // host copy into pinned memory: before the frame's first event
     SWL_CUDA_CHECK(cudaEventRecord(events_[0].get(), s));
 
+    const ScanSetup setup = make_scan_setup(params, frame);
     enqueue_upload();
-    update_polar_texture(params.scan);
+    update_polar_texture(params.scan, setup);
     mark("upload");
 
-    const ScanSetup setup = make_scan_setup(params, frame);
     scan(setup, d_polar_.get(), params.scan, Out8{d_scan_.get(), targets.scan});
     mark("scan");
 
@@ -176,9 +176,10 @@ class CudaPipelineImpl final : public CudaPipeline {
   // max-hold scan through another with the frame's range maxima (its arithmetic route): the
   // rows uploaded this frame are copied into the mode's array on the device, all rows when the
   // array is new or missed a frame's rows (another mode ran); part of the "upload" stage.
-  void update_polar_texture(ScanMode mode) {
+  void update_polar_texture(ScanMode mode, const ScanSetup& setup) {
     update_texture(polar_tex_, tex_valid_, mode == ScanMode::Bilinear);
-    update_texture(range_tex_, range_tex_valid_, mode == ScanMode::MaxHold);
+    update_texture(range_tex_, range_tex_valid_,
+                   mode == ScanMode::MaxHold && max_hold_.takes_range_texture(setup));
   }
   void update_texture(PolarTexture& tex, bool& valid, bool wanted) {
     if (!wanted || !PolarTexture::usable(az_, bins_, tex.has_range_max())) {

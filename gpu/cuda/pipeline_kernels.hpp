@@ -118,6 +118,9 @@ class MaxHoldTable {
   void set_options(int options) { options_ = options; }
   int options() const { return options_; }
   static bool usable(const ScanSetup& setup);
+  // Whether scan() would take the arithmetic route with a range-max texture for this geometry
+  // (kArith set, a frame and display it can address).
+  bool takes_range_texture(const ScanSetup& setup) const;
   // How the current table's blocks are gathered (waits for the stream): wholly past the range,
   // through the table, per pixel.
   struct BlockCounts {

@@ -845,6 +845,10 @@ bool MaxHoldTable::usable(const ScanSetup& s) {
          s.width > 0 && s.height > 0 && s.width < (1 << 20) && s.height < (1 << 20);
 }
 
+bool MaxHoldTable::takes_range_texture(const ScanSetup& s) const {
+  return usable(s) && (options_ & kArith) != 0 && arith_usable(s);
+}
+
 void MaxHoldTable::set_tile_rows(int rows) {
   SWL_CHECK(rows == 32 || rows == 64, "max-hold table tile rows must be 32 or 64");
   tile_rows_ = rows;
