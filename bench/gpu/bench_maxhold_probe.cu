@@ -50,11 +50,10 @@ sg::ScanSetup default_setup() {
 // Entry: a0 (12 bits) | r0 << 12 (12 bits) | (na - 1) << 24 (1 bit) | (nr - 1) << 25 (2 bits).
 constexpr uint32_t kOther = 0x80000000u;  // near the radar or past the range: not this probe's
 
-__device__ __forceinline__ unsigned far_span_max(cudaTextureObject_t tex, uint32_t e) {
-  if (e & kOther) return 0;
-  const int a0 = int(e & 4095u), r0 = int((e >> 12) & 4095u);
-  const bool two = (e >> 24) & 1u;
-  const int nr = int((e >> 25) & 3u) + 1;
+// The maximum over azimuth rows a0 (and a0 + 1 when `two`) of bins r0 .. r0 + nr - 1 (nr <= 4),
+// from one or two tex2Dgather.
+__device__ __forceinline__ unsigned span_gather_max(cudaTextureObject_t tex, int a0, int r0,
+                                                    bool two, int nr) {
   // Azimuth a is texel row a + 1 (row 0 and row A + 1 are the wrap halo): rows a0 + 1, a0 + 2.
   const float y = float(a0) + 2.0f;
   // Gather order: x (r0, a0 + 1), y (r0 + 1, a0 + 1), z (r0 + 1, a0), w (r0, a0).
@@ -68,6 +67,12 @@ __device__ __forceinline__ unsigned far_span_max(cudaTextureObject_t tex, uint32
     if (two) m = max(m, unsigned(nr == 4 ? max(h.x, h.y) : h.x));
   }
   return m;
+}
+
+__device__ __forceinline__ unsigned far_span_max(cudaTextureObject_t tex, uint32_t e) {
+  if (e & kOther) return 0;
+  return span_gather_max(tex, int(e & 4095u), int((e >> 12) & 4095u), ((e >> 24) & 1u) != 0,
+                         int((e >> 25) & 3u) + 1);
 }
 
 // Four pixels a thread: one 16-byte table load, one 4-byte store.
@@ -195,18 +200,7 @@ __device__ __forceinline__ unsigned arith_max(cudaTextureObject_t tex, const sg:
   const bool two = a1 != a0;
   if (a0 < 0) a0 += s.azimuths;
   if (a0 >= s.azimuths) a0 -= s.azimuths;
-  const int nr = r1 - r0 + 1;
-  const float y = float(a0) + 2.0f;
-  const uchar4 gt = tex2Dgather<uchar4>(tex, float(r0) + 1.0f, y, 0);
-  unsigned m = gt.w;
-  if (nr >= 2) m = max(m, unsigned(gt.z));
-  if (two) m = max(m, unsigned(nr >= 2 ? max(gt.x, gt.y) : gt.x));
-  if (nr >= 3) {
-    const uchar4 h = tex2Dgather<uchar4>(tex, float(r0) + 3.0f, y, 0);
-    m = max(m, unsigned(nr == 4 ? max(h.w, h.z) : h.w));
-    if (two) m = max(m, unsigned(nr == 4 ? max(h.x, h.y) : h.x));
-  }
-  return m;
+  return span_gather_max(tex, a0, r0, two, r1 - r0 + 1);
 }
 
 // kGroup (4 or 8) pixels a thread; a warp covers (8 kGroup) x 4 pixels, a block of 256 threads
