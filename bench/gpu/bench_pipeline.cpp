@@ -281,6 +281,31 @@ int main(int argc, char** argv) {
                     3 * img, 0, -1, "the other block height"});
     max_hold.set_tile_rows(32);
     {
+      // The route's variants: codes for spans of up to 8 azimuth rows (the 13:39 route), and
+      // the launch's two parts alone (measurement only).
+      using T = sc::MaxHoldTable;
+      const int def = max_hold.options();
+      const std::pair<int, const char*> variants[] = {
+          {def & ~T::kArithWide, "codes up to 8 azimuth rows"},
+          {def | T::kMeasureNoSpecial, "route blocks only (measurement)"},
+          {def | T::kMeasureNoRoute, "near + per-pixel blocks only (measurement)"},
+          {def, "default, again"}};
+      for (const auto& [options, what] : variants) {
+        max_hold.set_options(options);
+        max_hold.prepare(setup, s);
+        const sc::MaxHoldTable::BlockCounts vc = max_hold.block_counts(s);
+        char note[160];
+        std::snprintf(note, sizeof note, "variant; %lld per-pixel tiles", vc.arith_per_pixel);
+        rows.push_back({std::string("scan maxhold (arithmetic route, ") + what + ")",
+                        timer.median_ms([&] {
+                          max_hold.scan(setup, d_polar.get(), d_pyr.get(),
+                                        sc::Out8{d_scan.get(), 0}, s, &range_tex);
+                        }),
+                        3 * img, 0, -1, note});
+      }
+      max_hold.set_options(def);
+    }
+    {
       // The measured options one at a time (the default: pyramid overlapped + wide spans
       // spread), each row the pyramid + the gather.
       using T = sc::MaxHoldTable;

@@ -103,7 +103,8 @@ class MaxHoldTable {
   void invalidate() { valid_ = false; }
   // Pixel rows per block: 32 (default) or 64 (kept for the benchmark and the tests).
   void set_tile_rows(int rows);
-  // Measured options (docs/perf/scan.md; the first two on by default), a bit each:
+  // Measured options (docs/perf/scan.md; kOverlapPyramid, kWideSpread, kArith and kArithWide on
+  // by default), a bit each:
   // kOverlapPyramid: one pyramid kernel, the gather launched behind it with programmatic
   // dependent launch (sm_90+), only the blocks that read the pyramid waiting for it;
   // kWideSpread: spans of more than 512 azimuths (at the radar) gathered by a warp as
@@ -114,7 +115,19 @@ class MaxHoldTable {
   // kArith: the build also codes every pixel for the arithmetic route (scan_arith.cuh: no
   // span table, one texture gather a pixel), which scan() takes when given the range-max
   // texture; tiles the route cannot take (around the radar) are gathered per pixel.
-  enum : int { kOverlapPyramid = 1, kWideSpread = 2, kStreamEntries = 4, kArith = 8 };
+  // kArithWide: the route's codes describe spans of up to 16 azimuth rows (8 without), so
+  // that fewer tiles around the radar go per pixel.
+  // kMeasureNoSpecial / kMeasureNoRoute (measurement only: the image is left incomplete): the
+  // route's launch without its near and per-pixel blocks / with only those.
+  enum : int {
+    kOverlapPyramid = 1,
+    kWideSpread = 2,
+    kStreamEntries = 4,
+    kArith = 8,
+    kArithWide = 16,
+    kMeasureNoSpecial = 32,
+    kMeasureNoRoute = 64
+  };
   void set_options(int options) { options_ = options; }
   int options() const { return options_; }
   static bool usable(const ScanSetup& setup);
@@ -139,10 +152,10 @@ class MaxHoldTable {
   DeviceBuffer<int> d_arith_ok_;    // kArith: per tile, whether the route takes it
   ScanSetup setup_{};
   bool valid_ = false, arith_built_ = false;
-  int tile_rows_ = 32, built_rows_ = 0;
+  int tile_rows_ = 32, built_rows_ = 0, built_options_ = 0;
   int n_slow_ = 0;  // the built table's per-pixel tiles
   int n_slow_arith_ = 0, n_arith_ = 0;
-  int options_ = kOverlapPyramid | kWideSpread | kArith;
+  int options_ = kOverlapPyramid | kWideSpread | kArith | kArithWide;
   bool pdl_ = false;  // the device can launch programmatically dependent grids (sm_90+)
 };
 

@@ -21,8 +21,8 @@
 // The arithmetic route (MaxHoldTable::kArith, scan_arith.cuh; the pipeline's frames) uses the
 // same build to write a 1-byte code a pixel instead of reading the offsets and shapes: a tile
 // wholly inside the display whose pixels are all coded is gathered from the frame's range-max
-// texture with no staging (maxhold_arith_kernel), the others per pixel as above (65-69 against
-// 70-74 us at 4096^2 on the H100).
+// texture with no staging (maxhold_arith_kernel), the others per pixel as above (56-60 against
+// 70-71 us at 4096^2 on the H100, docs/perf/scan.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -107,7 +107,7 @@ template <int RPT>
 __global__ void __launch_bounds__(kThreads)
     maxhold_build_kernel(ScanSetup s, uint16_t* __restrict__ offs, uint8_t* __restrict__ shapes,
                          int4* __restrict__ blocks, uint8_t* __restrict__ codes,
-                         int* __restrict__ arith_ok) {
+                         int* __restrict__ arith_ok, int arith_max_na) {
   // min a0, max a1, min r0, max r1, any unfit, any valid, any pixel off the display, any
   // pixel coded slow
   __shared__ int a_ref_s, red[8];
@@ -152,7 +152,7 @@ __global__ void __launch_bounds__(kThreads)
       valid = 1;
       const PixelSpan sp = swl_pixel_span(s, pp);
       if (coded) {
-        const uint8_t c = arith_code(s, ag, i, sp);
+        const uint8_t c = arith_code(s, ag, i, sp, arith_max_na);
         slow |= c == kCodeSlow;
         code4 |= uint32_t(c) << (8 * i);
       }
@@ -261,7 +261,7 @@ NearBox near_box(const ScanSetup& s) {
   return b;
 }
 
-constexpr int kNearPerWarp = 4;  // box pixels a near warp screens (lanes 0-3)
+constexpr int kNearPerWarp = 8;  // box pixels a near warp screens (lanes 0-7)
 
 // The order the gather launch takes the tiles in (one block of 1024 threads): per-pixel tiles
 // first (each takes several times as long as a table tile and would otherwise end the launch
@@ -423,16 +423,18 @@ __device__ __forceinline__ unsigned warp_span_max(const ScanSetup& s,
   return m;
 }
 
-// A near block: each warp screens kNearPerWarp pixels of the box, one
-// per lane, for those a per-pixel tile left out (span wider than kNearAz), then gathers each of
-// them with the whole warp.
+// A near block (one of n_blocks): each warp screens kNearPerWarp pixels of the box, one per
+// lane, for those a per-pixel tile left out (span wider than kNearAz), then gathers each of them
+// with the whole warp. A warp's pixels lie a warp count apart in the box, so that the costly
+// ones at the radar spread over many warps instead of lining up in a few (the launch's
+// longest blocks).
 __device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar,
                            const AzPyramid& pyr, const int4* __restrict__ recs, int blocks_x,
                            int tile_rows, uint8_t* __restrict__ out, unsigned long long surf,
-                           const NearBox& box, int block, bool spread) {
+                           const NearBox& box, int block, int n_blocks, bool spread) {
   const int lane = int(threadIdx.x & 31u);
-  const long long i =
-      ((long long)block * (kThreads / 32) + (threadIdx.x >> 5)) * kNearPerWarp + lane;
+  const long long warps = (long long)n_blocks * (kThreads / 32);
+  const long long i = (long long)block * (kThreads / 32) + (threadIdx.x >> 5) + lane * warps;
   PixelSpan mine{0, 0, 0, 0};
   bool escape = false;
   if (lane < kNearPerWarp && i < (long long)box.w * box.h) {
@@ -496,15 +498,18 @@ struct GatherArgs {
   const int* arith_ok;
   unsigned long long tex;
   int r3_row0;
+  int special_rows;  // maxhold_arith_kernel: grid rows of near and per-pixel blocks
 };
 
 // A tile of the arithmetic route (scan_arith.cuh), wholly inside the display: each thread's 4
-// pixels of its RPT rows; nothing when the route does not take the tile. The codes are loaded
-// with the tile's flag, not after it.
+// pixels of its RPT rows; nothing when the route does not take the tile (a per-pixel block
+// gathers it). The codes are loaded with the tile's flag, not after it.
 template <int RPT>
 __device__ __forceinline__ void arith_tile(const ScanSetup& s, const GatherArgs& g,
                                            uint8_t* __restrict__ out, unsigned long long surf,
-                                           int tile, int bx0, int by0, int tid) {
+                                           int bx, int by, int tid) {
+  const int bx0 = bx * kTileW, by0 = by * 32 * RPT;
+  if (bx0 + kTileW > s.width || by0 + 32 * RPT > s.height) return;  // cut: a per-pixel tile
   const int x0 = bx0 + (tid & 7) * 4;
   uint32_t c[RPT];
 #pragma unroll
@@ -513,19 +518,19 @@ __device__ __forceinline__ void arith_tile(const ScanSetup& s, const GatherArgs&
     c[j] = __ldcs(
         reinterpret_cast<const uint32_t*>(g.codes + size_t(y) * size_t(s.width) + size_t(x0)));
   }
-  if (!__ldg(g.arith_ok + tile)) return;
+  if (!__ldg(g.arith_ok + by * g.blocks_x + bx)) return;
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
     const int y = by0 + (tid >> 3) + 32 * j;
-    uint8_t v[4] = {0, 0, 0, 0};
-    if (c[j] != kCodesZero4) {
-      const ArithGroup ag = arith_group(s, x0, y);
+    uint32_t word = 0;
+    if (c[j] != kCodesZero4)
+      word = arith_group_max(g.tex, s.azimuths, g.r3_row0, arith_group(s, x0, y), c[j]);
+    // arith_usable(): whole 4-pixel groups, rows of whole words.
+    *reinterpret_cast<uint32_t*>(out + size_t(y) * size_t(s.width) + size_t(x0)) = word;
+    if (surf)
 #pragma unroll
       for (int i = 0; i < 4; ++i)
-        v[i] =
-            uint8_t(arith_span_max(g.tex, s.azimuths, g.r3_row0, ag, i, (c[j] >> (8 * i)) & 0xFFu));
-    }
-    store4(s, out, surf, x0, y, v);
+        surf2Dwrite(uint8_t(word >> (8 * i)), cudaSurfaceObject_t(surf), x0 + i, y);
   }
 }
 
@@ -684,7 +689,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
   const int special = bi < n_special ? bi : -1, pair = bi - n_special;
   if (special >= 0 && special < g.near_blocks) {
     near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, special,
-               g.wide_blocks != 0);
+               g.near_blocks, g.wide_blocks != 0);
     return;
   }
   const int tid = int(threadIdx.x);
@@ -742,29 +747,28 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
 // The per-frame gather of the arithmetic route (MaxHoldTable::kArith), one launch: near blocks
 // first, then the per-pixel tiles (every tile the route cannot take, from their slots), then
 // one block per tile position, which gathers the tile if the route takes it (no slot look-up
-// before the codes, which would add a dependent load to every block's chain). No shared
-// memory, so 8 blocks an SM (32 registers).
+// before the codes, which would add a dependent load to every block's chain). No shared memory,
+// so 8 blocks an SM (32 registers).
 template <int RPT>
 __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 8))
     maxhold_arith_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
                          GatherArgs g, uint8_t* __restrict__ out, unsigned long long surf) {
-  const int bi = int(blockIdx.x), tid = int(threadIdx.x);
-  if (bi < g.near_blocks) {
-    near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, bi,
-               g.wide_blocks != 0);
+  // A 2-D grid of blocks_x columns: its first special_rows rows hold the near and per-pixel
+  // blocks (row-major), the others the route's (no division for a tile's position).
+  const int tid = int(threadIdx.x);
+  if (int(blockIdx.y) < g.special_rows) {
+    const int bi = int(blockIdx.y * gridDim.x + blockIdx.x);
+    if (bi < g.near_blocks) {
+      near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, bi, g.near_blocks,
+                 g.wide_blocks != 0);
+    } else if (bi - g.near_blocks < g.n_slow) {
+      const int pos = __ldg(&g.ordered[bi - g.near_blocks].x);
+      per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, (pos & 0xFFFF) * kTileW,
+                          (pos >> 16) * 32 * RPT, tid);
+    }
     return;
   }
-  const int slot = bi - g.near_blocks;
-  if (slot < g.n_slow) {
-    const int pos = __ldg(&g.ordered[slot].x);
-    per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, (pos & 0xFFFF) * kTileW,
-                        (pos >> 16) * 32 * RPT, tid);
-    return;
-  }
-  const int tile = slot - g.n_slow;
-  const int bx0 = (tile % g.blocks_x) * kTileW, by0 = (tile / g.blocks_x) * 32 * RPT;
-  if (bx0 + kTileW > s.width || by0 + 32 * RPT > s.height) return;  // cut: a per-pixel tile
-  arith_tile<RPT>(s, g, out, surf, tile, bx0, by0, tid);
+  arith_tile<RPT>(s, g, out, surf, int(blockIdx.x), int(blockIdx.y) - g.special_rows, tid);
 }
 
 // Launches `kernel` with the gather's arguments, behind the pyramid kernel with programmatic
@@ -772,16 +776,16 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 8))
 // before, plainly, so after everything earlier on the stream) runs; its blocks that read the
 // pyramid wait for it (grid_dependency_wait), the others need nothing it writes.
 template <class Kernel>
-void launch_gather_kernel(Kernel kernel, long long blocks, int smem, const ScanSetup& s,
+void launch_gather_kernel(Kernel kernel, dim3 grid, int smem, const ScanSetup& s,
                           const uint8_t* d_polar, AzPyramid pyr, const GatherArgs& g, Out8 out,
                           cudaStream_t stream, bool behind_pyramid) {
   if (!behind_pyramid) {
-    kernel<<<unsigned(blocks), kThreads, smem, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
+    kernel<<<grid, kThreads, smem, stream>>>(s, d_polar, pyr, g, out.d, out.surf);
     SWL_CUDA_CHECK_LAUNCH();
     return;
   }
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(unsigned(blocks));
+  cfg.gridDim = grid;
   cfg.blockDim = dim3(kThreads);
   cfg.dynamicSmemBytes = size_t(smem);
   cfg.stream = stream;
@@ -799,12 +803,19 @@ int near_blocks_for(const NearBox& box) {
   return int((box_px + per_block - 1) / per_block);
 }
 
+// parts: MaxHoldTable's measurement bits (kMeasureNoSpecial, kMeasureNoRoute).
 template <int RPT>
 void launch_arith_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
-                         Out8 out, cudaStream_t stream, bool behind_pyramid) {
+                         Out8 out, cudaStream_t stream, bool behind_pyramid, int parts) {
   g.near_blocks = near_blocks_for(g.box);
-  launch_gather_kernel(maxhold_arith_kernel<RPT>, (long long)g.near_blocks + g.n_slow + g.n_tiles,
-                       0, s, d_polar, pyr, g, out, stream, behind_pyramid);
+  int route_rows = g.n_tiles / g.blocks_x;
+  if (parts & MaxHoldTable::kMeasureNoSpecial) g.near_blocks = g.n_slow = 0;
+  if (parts & MaxHoldTable::kMeasureNoRoute) route_rows = 0;
+  g.special_rows = (g.near_blocks + g.n_slow + g.blocks_x - 1) / g.blocks_x;
+  launch_gather_kernel(
+      maxhold_arith_kernel<RPT>,
+      dim3(unsigned(g.blocks_x), unsigned(std::max(1, g.special_rows + route_rows))), 0, s, d_polar,
+      pyr, g, out, stream, behind_pyramid);
 }
 
 template <int RPT>
@@ -819,8 +830,8 @@ void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, Ga
   // The near box's pixels, kNearPerWarp a warp.
   g.near_blocks = near_blocks_for(g.box);
   const long long pairs = (g.n_tiles - g.n_slow + kTilesPerBlock - 1) / kTilesPerBlock;
-  launch_gather_kernel(maxhold_gather_kernel<RPT>, g.near_blocks + g.n_slow + pairs, kBytes, s,
-                       d_polar, pyr, g, out, stream, behind_pyramid);
+  launch_gather_kernel(maxhold_gather_kernel<RPT>, dim3(unsigned(g.near_blocks + g.n_slow + pairs)),
+                       kBytes, s, d_polar, pyr, g, out, stream, behind_pyramid);
 }
 
 // The pyramid's bins 0 .. used - 1 in one launch (at least one block, so that the gather
@@ -856,8 +867,9 @@ void MaxHoldTable::set_tile_rows(int rows) {
 
 bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
   const bool arith_wanted = (options_ & kArith) != 0 && arith_usable(s);
+  const int built_options = options_ & kArithWide;
   if (valid_ && built_rows_ == tile_rows_ && arith_built_ == arith_wanted &&
-      std::memcmp(&s, &setup_, sizeof s) == 0)
+      built_options_ == built_options && std::memcmp(&s, &setup_, sizeof s) == 0)
     return false;
   {
     int dev = 0, major = 0;
@@ -876,12 +888,13 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
   d_arith_ok_.resize(arith ? n : 0);
   uint8_t* codes = arith ? d_codes_.get() : nullptr;
   int* ok = arith ? d_arith_ok_.get() : nullptr;
+  const int max_na = (options_ & kArithWide) ? 16 : 8;
   if (tile_rows_ == 64)
     maxhold_build_kernel<2><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
-        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok);
+        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok, max_na);
   else
     maxhold_build_kernel<1><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
-        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok);
+        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok, max_na);
   SWL_CUDA_CHECK_LAUNCH();
   maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(d_blocks_.get(), nullptr, int(n), bx,
                                                         d_blocks_.get() + n, d_counts_.get());
@@ -900,6 +913,7 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
   n_slow_arith_ = counts[2];
   n_arith_ = counts[3];
   arith_built_ = arith;
+  built_options_ = built_options;
   setup_ = s;
   built_rows_ = tile_rows_;
   valid_ = true;
@@ -940,6 +954,7 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   g.arith_ok = d_arith_ok_.get();
   g.tex = 0;
   g.r3_row0 = 0;
+  g.special_rows = 0;
   // The arithmetic route needs the frame's range-max texture (holding this frame).
   if (arith_built_ && range_tex != nullptr && range_tex->range_max_row0() > 0 &&
       range_tex->azimuths() == s.azimuths && range_tex->bins() == s.bins) {
@@ -947,10 +962,11 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
     g.n_slow = n_slow_arith_;
     g.tex = range_tex->texture();
     g.r3_row0 = range_tex->range_max_row0();
+    const int parts = options_ & (kMeasureNoSpecial | kMeasureNoRoute);
     if (tile_rows_ == 64)
-      launch_arith_gather<2>(s, d_polar, pyr, g, out, stream, overlap);
+      launch_arith_gather<2>(s, d_polar, pyr, g, out, stream, overlap, parts);
     else
-      launch_arith_gather<1>(s, d_polar, pyr, g, out, stream, overlap);
+      launch_arith_gather<1>(s, d_polar, pyr, g, out, stream, overlap, parts);
     return;
   }
   if (tile_rows_ == 64)

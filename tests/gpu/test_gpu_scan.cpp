@@ -189,12 +189,14 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
       // Both block heights with the default options; 32 rows with the options one at a time.
       // With kArith, the span table (no texture given) and the arithmetic route (with it).
       using T = cuda::MaxHoldTable;
-      const int def = T::kOverlapPyramid | T::kWideSpread | T::kArith;
+      const int def = T::kOverlapPyramid | T::kWideSpread | T::kArith | T::kArithWide;
+      // With and without the 16-row codes (kArithWide, the default's).
       for (const auto& [rows, opts] :
            {std::pair{32, def}, std::pair{64, def}, std::pair{32, 0},
             std::pair{32, int(T::kOverlapPyramid)}, std::pair{32, int(T::kWideSpread)},
             std::pair{32, def | T::kStreamEntries}, std::pair{32, int(T::kArith)},
-            std::pair{64, int(T::kArith)}}) {
+            std::pair{64, int(T::kArith)}, std::pair{32, def & ~T::kArithWide},
+            std::pair{64, def & ~T::kArithWide}}) {
         cuda::MaxHoldTable table;
         table.set_tile_rows(rows);
         table.set_options(opts);
@@ -326,6 +328,15 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   EXPECT_GT(a.arith, 20 * a.arith_per_pixel) << a.arith_per_pixel << " per-pixel blocks";
   table.set_tile_rows(64);
   EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route, 32x64";
+  table.set_tile_rows(32);
+  // Codes for up to 16 azimuth rows (the default): fewer tiles around the radar go per pixel.
+  table.set_options(T::kOverlapPyramid | T::kWideSpread | T::kArith | T::kArithWide);
+  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route, wide codes";
+  const auto w = table.block_counts(gpu.stream());
+  EXPECT_EQ(w.arith + w.arith_per_pixel, 128 * 128);
+  EXPECT_LT(w.arith_per_pixel, a.arith_per_pixel);
+  table.set_tile_rows(64);
+  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "wide codes, 32x64";
   table.set_tile_rows(32);
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u);
