@@ -811,11 +811,17 @@ void launch_arith_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid p
   int route_rows = g.n_tiles / g.blocks_x;
   if (parts & MaxHoldTable::kMeasureNoSpecial) g.near_blocks = g.n_slow = 0;
   if (parts & MaxHoldTable::kMeasureNoRoute) route_rows = 0;
-  g.special_rows = (g.near_blocks + g.n_slow + g.blocks_x - 1) / g.blocks_x;
-  launch_gather_kernel(
-      maxhold_arith_kernel<RPT>,
-      dim3(unsigned(g.blocks_x), unsigned(std::max(1, g.special_rows + route_rows))), 0, s, d_polar,
-      pyr, g, out, stream, behind_pyramid);
+  // Grid rows are limited to 65535: a narrow display with a large near box gets a wider grid
+  // (the route's blocks past blocks_x return at once).
+  const long long n_special = (long long)g.near_blocks + g.n_slow;
+  long long gx = g.blocks_x;
+  const long long max_special_rows = 65535 - route_rows;  // route_rows < 2^15 (usable())
+  if ((n_special + gx - 1) / gx > max_special_rows)
+    gx = (n_special + max_special_rows - 1) / max_special_rows;
+  g.special_rows = int((n_special + gx - 1) / gx);
+  launch_gather_kernel(maxhold_arith_kernel<RPT>,
+                       dim3(unsigned(gx), unsigned(std::max(1, g.special_rows + route_rows))), 0, s,
+                       d_polar, pyr, g, out, stream, behind_pyramid);
 }
 
 template <int RPT>
