@@ -290,6 +290,23 @@ int main(int argc, char** argv) {
           {def | T::kMeasureNoSpecial, "route blocks only (measurement)"},
           {def | T::kMeasureNoRoute, "near + per-pixel blocks only (measurement)"},
           {def, "default, again"}};
+      // Near-box pixels a near warp screens (default 16).
+      for (int per_warp : {4, 8, 32}) {
+        max_hold.set_near_per_warp(per_warp);
+        for (int options : {def, def | T::kMeasureNoRoute}) {
+          max_hold.set_options(options);
+          rows.push_back({"scan maxhold (arithmetic route, near pixels a warp " +
+                              std::to_string(per_warp) +
+                              (options == def ? ")" : ", near + per-pixel blocks only)"),
+                          timer.median_ms([&] {
+                            max_hold.scan(setup, d_polar.get(), d_pyr.get(),
+                                          sc::Out8{d_scan.get(), 0}, s, &range_tex);
+                          }),
+                          3 * img, 0, -1, "variant"});
+        }
+      }
+      max_hold.set_near_per_warp(16);
+      max_hold.set_options(def);
       for (const auto& [options, what] : variants) {
         max_hold.set_options(options);
         max_hold.prepare(setup, s);

@@ -103,6 +103,10 @@ class MaxHoldTable {
   void invalidate() { valid_ = false; }
   // Pixel rows per block: 32 (default) or 64 (kept for the benchmark and the tests).
   void set_tile_rows(int rows);
+  // Pixels of the near box (spans wider than 16 azimuths possible) a warp of the near blocks
+  // screens, 1..32 (default 16; measured, docs/perf/scan.md: 2-4 made more, shorter blocks
+  // and took 1-3 us longer, 16-32 about 2 us less than 8).
+  void set_near_per_warp(int pixels);
   // Measured options (docs/perf/scan.md; kOverlapPyramid, kWideSpread, kArith and kArithWide on
   // by default), a bit each:
   // kOverlapPyramid: one pyramid kernel, the gather launched behind it with programmatic
@@ -152,7 +156,7 @@ class MaxHoldTable {
   DeviceBuffer<int> d_arith_ok_;    // kArith: per tile, whether the route takes it
   ScanSetup setup_{};
   bool valid_ = false, arith_built_ = false;
-  int tile_rows_ = 32, built_rows_ = 0, built_options_ = 0;
+  int tile_rows_ = 32, built_rows_ = 0, built_options_ = 0, near_per_warp_ = 16;
   int n_slow_ = 0;  // the built table's per-pixel tiles
   int n_slow_arith_ = 0, n_arith_ = 0;
   int options_ = kOverlapPyramid | kWideSpread | kArith | kArithWide;

@@ -261,8 +261,6 @@ NearBox near_box(const ScanSetup& s) {
   return b;
 }
 
-constexpr int kNearPerWarp = 8;  // box pixels a near warp screens (lanes 0-7)
-
 // The order the gather launch takes the tiles in (one block of 1024 threads): per-pixel tiles
 // first (each takes several times as long as a table tile and would otherwise end the launch
 // alone), then table tiles, then zero tiles; each slot gets the tile's record and its position
@@ -423,7 +421,7 @@ __device__ __forceinline__ unsigned warp_span_max(const ScanSetup& s,
   return m;
 }
 
-// A near block (one of n_blocks): each warp screens kNearPerWarp pixels of the box, one per
+// A near block (one of n_blocks): each warp screens per_warp (1..32) pixels of the box, one per
 // lane, for those a per-pixel tile left out (span wider than kNearAz), then gathers each of them
 // with the whole warp. A warp's pixels lie a warp count apart in the box, so that the costly
 // ones at the radar spread over many warps instead of lining up in a few (the launch's
@@ -431,13 +429,13 @@ __device__ __forceinline__ unsigned warp_span_max(const ScanSetup& s,
 __device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar,
                            const AzPyramid& pyr, const int4* __restrict__ recs, int blocks_x,
                            int tile_rows, uint8_t* __restrict__ out, unsigned long long surf,
-                           const NearBox& box, int block, int n_blocks, bool spread) {
+                           const NearBox& box, int block, int n_blocks, int per_warp, bool spread) {
   const int lane = int(threadIdx.x & 31u);
   const long long warps = (long long)n_blocks * (kThreads / 32);
   const long long i = (long long)block * (kThreads / 32) + (threadIdx.x >> 5) + lane * warps;
   PixelSpan mine{0, 0, 0, 0};
   bool escape = false;
-  if (lane < kNearPerWarp && i < (long long)box.w * box.h) {
+  if (lane < per_warp && i < (long long)box.w * box.h) {
     const int x = box.x0 + int(i % box.w), y = box.y0 + int(i / box.w);
     if ((__ldg(recs + (y / tile_rows) * blocks_x + x / kTileW).w & 3) == kBlockSlow) {
       const PixelPolar pp = swl_pixel_polar(s, x, y);
@@ -498,7 +496,8 @@ struct GatherArgs {
   const int* arith_ok;
   unsigned long long tex;
   int r3_row0;
-  int special_rows;  // maxhold_arith_kernel: grid rows of near and per-pixel blocks
+  int special_rows;   // maxhold_arith_kernel: grid rows of near and per-pixel blocks
+  int near_per_warp;  // box pixels a near warp screens (MaxHoldTable::set_near_per_warp)
 };
 
 // A tile of the arithmetic route (scan_arith.cuh), wholly inside the display: each thread's 4
@@ -689,7 +688,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
   const int special = bi < n_special ? bi : -1, pair = bi - n_special;
   if (special >= 0 && special < g.near_blocks) {
     near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, special,
-               g.near_blocks, g.wide_blocks != 0);
+               g.near_blocks, g.near_per_warp, g.wide_blocks != 0);
     return;
   }
   const int tid = int(threadIdx.x);
@@ -760,7 +759,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 8))
     const int bi = int(blockIdx.y * gridDim.x + blockIdx.x);
     if (bi < g.near_blocks) {
       near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, bi, g.near_blocks,
-                 g.wide_blocks != 0);
+                 g.near_per_warp, g.wide_blocks != 0);
     } else if (bi - g.near_blocks < g.n_slow) {
       const int pos = __ldg(&g.ordered[bi - g.near_blocks].x);
       per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, (pos & 0xFFFF) * kTileW,
@@ -797,9 +796,9 @@ void launch_gather_kernel(Kernel kernel, dim3 grid, int smem, const ScanSetup& s
   SWL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, s, d_polar, pyr, g, out.d, out.surf));
 }
 
-int near_blocks_for(const NearBox& box) {
+int near_blocks_for(const NearBox& box, int per_warp) {
   const long long box_px = (long long)box.w * box.h;
-  const long long per_block = (kThreads / 32) * kNearPerWarp;
+  const long long per_block = (kThreads / 32) * per_warp;
   return int((box_px + per_block - 1) / per_block);
 }
 
@@ -807,7 +806,7 @@ int near_blocks_for(const NearBox& box) {
 template <int RPT>
 void launch_arith_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
                          Out8 out, cudaStream_t stream, bool behind_pyramid, int parts) {
-  g.near_blocks = near_blocks_for(g.box);
+  g.near_blocks = near_blocks_for(g.box, g.near_per_warp);
   int route_rows = g.n_tiles / g.blocks_x;
   if (parts & MaxHoldTable::kMeasureNoSpecial) g.near_blocks = g.n_slow = 0;
   if (parts & MaxHoldTable::kMeasureNoRoute) route_rows = 0;
@@ -833,8 +832,8 @@ void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, Ga
       cudaFuncSetAttribute(maxhold_gather_kernel<RPT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            kBytes) == cudaSuccess;
   (void)carved;
-  // The near box's pixels, kNearPerWarp a warp.
-  g.near_blocks = near_blocks_for(g.box);
+  // The near box's pixels, near_per_warp a warp.
+  g.near_blocks = near_blocks_for(g.box, g.near_per_warp);
   const long long pairs = (g.n_tiles - g.n_slow + kTilesPerBlock - 1) / kTilesPerBlock;
   launch_gather_kernel(maxhold_gather_kernel<RPT>, dim3(unsigned(g.near_blocks + g.n_slow + pairs)),
                        kBytes, s, d_polar, pyr, g, out, stream, behind_pyramid);
@@ -864,6 +863,11 @@ bool MaxHoldTable::usable(const ScanSetup& s) {
 
 bool MaxHoldTable::takes_range_texture(const ScanSetup& s) const {
   return usable(s) && (options_ & kArith) != 0 && arith_usable(s);
+}
+
+void MaxHoldTable::set_near_per_warp(int pixels) {
+  SWL_CHECK(pixels >= 1 && pixels <= 32, "max-hold near pixels a warp must be 1..32");
+  near_per_warp_ = pixels;
 }
 
 void MaxHoldTable::set_tile_rows(int rows) {
@@ -961,6 +965,7 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   g.tex = 0;
   g.r3_row0 = 0;
   g.special_rows = 0;
+  g.near_per_warp = near_per_warp_;
   // The arithmetic route needs the frame's range-max texture (holding this frame).
   if (arith_built_ && range_tex != nullptr && range_tex->range_max_row0() > 0 &&
       range_tex->azimuths() == s.azimuths && range_tex->bins() == s.bins) {

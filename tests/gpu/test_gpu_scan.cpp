@@ -338,6 +338,13 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   table.set_tile_rows(64);
   EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "wide codes, 32x64";
   table.set_tile_rows(32);
+  // Every near-box pixel is screened whatever a near warp takes.
+  for (int per_warp : {1, 3, 32}) {
+    table.set_near_per_warp(per_warp);
+    EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "near pixels a warp " << per_warp;
+    EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "span table, near a warp " << per_warp;
+  }
+  table.set_near_per_warp(16);
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest, cuda::ScanOptions{32, true}), want), 0u);
