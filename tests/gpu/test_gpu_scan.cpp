@@ -223,6 +223,25 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
   EXPECT_GT(arith_per_pixel, 0);
 }
 
+// A display one tile wide whose near box (12 azimuths: every pixel may span more than 16) is the
+// whole display, one pixel a near warp: the near blocks need more grid rows than the launch
+// allows (65535), so the route's grid is widened; the image must not change.
+TEST(GpuScan, NarrowDisplayWithMoreNearBlocksThanGridRows) {
+  SWL_SKIP_WITHOUT_CUDA();
+  ThreadPool pool;
+  const Geometry g{"12 azimuths, 32 x 20000", 12, 200, 32, 20000, 20000, 0, 0, 0};
+  const PolarFrame f = testing::random_frame(g.az, g.bins, g.range_m, 17);
+  const ScanSetup s = setup_for(g, f);
+  ScanRunner gpu(f, s);
+  Image8 want;
+  cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
+  cuda::MaxHoldTable table;
+  table.set_near_per_warp(1);  // 32 x 20000 / 8 = 80000 near blocks, one grid column
+  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route";
+  EXPECT_GT(table.block_counts(gpu.stream()).arith, 0);
+  EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "span table";
+}
+
 // The bilinear scan's CUDA array follows the frame row span by row span: spans across north
 // (both halo rows), ending on the last azimuth, starting at 0, a single row, a new shape.
 TEST(GpuScan, TextureFollowsDirtyRowSpans) {
