@@ -361,6 +361,15 @@ int main(int argc, char** argv) {
   const bool patch_same = h_patch == h_out;
   const double patch_us = median_us(s, reps, [&] { patch(probe_patch_kernel<false>); });
   const double first_us = median_us(s, reps, [&] { patch(probe_patch_kernel<true>); });
+  // The image a run leaves in d_out, filled with a marker first so that unwritten pixels show.
+  auto fresh_image = [&](auto&& run) {
+    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
+    run();
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+    std::vector<uint8_t> h(px);
+    SWL_CUDA_CHECK(cudaMemcpy(h.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
+    return h;
+  };
   double groups_us[3] = {0, 0, 0};
   bool groups_same = true;
   const int group_counts[3] = {2, 4, 8};
@@ -375,12 +384,7 @@ int main(int argc, char** argv) {
       if (g == 8) probe_groups_kernel<8><<<gb, threads, 0, s>>>(tex.texture(), t4, o4, n4);
       SWL_CUDA_CHECK(cudaGetLastError());
     };
-    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
-    run_groups();
-    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
-    std::vector<uint8_t> h_g(px);
-    SWL_CUDA_CHECK(cudaMemcpy(h_g.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
-    groups_same = groups_same && h_g == h_out;
+    groups_same = groups_same && fresh_image(run_groups) == h_out;
     groups_us[k] = median_us(s, reps, run_groups);
   }
   // The arithmetic route, 4 and 8 pixels a thread: its codes (host), its image against the
@@ -409,11 +413,7 @@ int main(int argc, char** argv) {
         arith_kernel<8><<<grid, 256, 0, s>>>(tex.texture(), setup, d_codes.get(), d_out.get());
       SWL_CUDA_CHECK(cudaGetLastError());
     };
-    SWL_CUDA_CHECK(cudaMemsetAsync(d_out.get(), 7, px, s));
-    run_arith();
-    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
-    std::vector<uint8_t> h_a(px);
-    SWL_CUDA_CHECK(cudaMemcpy(h_a.data(), d_out.get(), px, cudaMemcpyDeviceToHost));
+    const std::vector<uint8_t> h_a = fresh_image(run_arith);
     for (size_t k = 0; k < px; ++k) {
       const uint8_t c = codes[k];
       if (c == kCodeSlow) continue;

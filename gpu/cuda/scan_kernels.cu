@@ -551,10 +551,11 @@ void PolarTexture::update(const uint8_t* d_polar, int azimuths, int bins, int fi
   if (count > azimuths) count = azimuths;
   first %= azimuths;
   if (first < 0) first += azimuths;
+  // The range-max kernels: 4 bins a thread, 128 threads, a row of blocks per updated azimuth.
+  const dim3 grid(unsigned((bins + 4 * 128 - 1) / (4 * 128)), unsigned(count));
   if (surf_ != 0) {
-    const dim3 grid(unsigned((bins + 4 * 128 - 1) / (4 * 128)), unsigned(count));
     range_max_rows_kernel<<<grid, 128, 0, stream>>>(d_polar, cudaSurfaceObject_t(surf_), azimuths,
-                                                    bins, first, azimuths + 2);
+                                                    bins, first, range_max_row0());
     SWL_CUDA_CHECK_LAUNCH();
     return;
   }
@@ -574,10 +575,9 @@ void PolarTexture::update(const uint8_t* d_polar, int azimuths, int bins, int fi
   };
   half(d_polar, 0);
   if (range_max_) {
-    const dim3 grid(unsigned((bins + 4 * 128 - 1) / (4 * 128)), unsigned(count));
     range_max3_kernel<<<grid, 128, 0, stream>>>(d_polar, d_r3_.get(), azimuths, bins, first);
     SWL_CUDA_CHECK_LAUNCH();
-    half(d_r3_.get(), azimuths + 2);
+    half(d_r3_.get(), range_max_row0());
   }
 }
 
