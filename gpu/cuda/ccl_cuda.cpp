@@ -46,6 +46,7 @@ struct CclState {
   DeviceArray<int32_t> uf, labels, count;
   DeviceArray<uint32_t> on_bits, root_bits, block_counts, newid, keep_bits;
   DeviceArray<uint8_t> blob;
+  Stats array_stats, record_stats;  // the two layouts of the statistics in `blob`
   int64_t capacity_limit = kDefaultCapacity;
   bool profile = false;
   bool stats = true;
@@ -144,6 +145,15 @@ struct CclState {
     n.stats.peak = u32 + 5 * c;
     n.stats.sx32 = n.stats.peak;
     n.stats.sy32 = reinterpret_cast<uint32_t*>(n.stats.sum_w);
+    // The record layout (Stats::rec): records first, then the spanning components' arrays.
+    auto* rec = reinterpret_cast<uint32_t*>(blob.p);
+    record_stats = Stats{};
+    record_stats.rec = rec;
+    record_stats.area = rec + kRecordWords * c;
+    record_stats.xmin = record_stats.area + c;
+    record_stats.xmax = record_stats.area + 2 * c;
+    record_stats.ymax = record_stats.area + 3 * c;
+    array_stats = n.stats;
     ws = n;
   }
 
@@ -225,6 +235,11 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
   const bool filter = params.min_area > 0 || params.max_area > 0;
   SWL_CHECK(s.stats || !filter, "CUDA labelling: an area filter needs the statistics");
   ws.with_stats = s.stats || params.algorithm != ccl::Algorithm::Fast;
+  // The tiled `fast` without an intensity image keeps one record a component (Stats::rec).
+  const bool records = stats_records_enabled() && params.algorithm == ccl::Algorithm::Fast &&
+                       fast_tiles_enabled() && d_intensity == nullptr && width <= kRecordMaxSide &&
+                       height <= kRecordMaxSide;
+  ws.stats = records ? s.record_stats : s.array_stats;
   switch (params.algorithm) {
     case ccl::Algorithm::Fast: {
       // The whole frame as one graph: captured once per (buffers, parameters), then replayed.
@@ -344,40 +359,76 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
   if (!ws.with_stats) {
     r.count = int32_t(n);  // labels and ids only (set_statistics(false))
   } else if (n <= ws.capacity) {
-    std::vector<uint32_t> a(n), x0(n), x1(n), y0(n), y1(n), pk(n);
-    std::vector<unsigned long long> sw(has_int ? n : 0), swx(n), swy(n);
+    // The device statistics, component by component, through the area filter's rule.
+    int32_t kept = 0;
+    auto take = [&](const ccl::detail::Accumulator& acc) {
+      if (ccl::detail::keep_area(acc.area, p))
+        r.components.push_back(ccl::detail::make_component(++kept, acc, p.geometry, has_int));
+    };
     auto get = [&](auto& v, const auto* d) {
       if (n > 0)
-        CCL_CUDA_CHECK(cudaMemcpy(v.data(), d, size_t(n) * sizeof(v[0]), cudaMemcpyDeviceToHost));
+        CCL_CUDA_CHECK(cudaMemcpy(v.data(), d, v.size() * sizeof(v[0]), cudaMemcpyDeviceToHost));
     };
-    get(a, ws.stats.area);
-    get(x0, ws.stats.xmin);
-    get(x1, ws.stats.xmax);
-    get(y0, ws.stats.ymin);
-    get(y1, ws.stats.ymax);
-    get(pk, ws.stats.peak);
-    std::vector<uint32_t> sy32(has_int ? 0 : n);
-    if (has_int)
-      get(sw, ws.stats.sum_w);
-    else
-      get(sy32, ws.stats.sy32);  // the weight sum is the area; sx32 is in pk
-    get(swx, ws.stats.sum_wx);
-    get(swy, ws.stats.sum_wy);
-    int32_t kept = 0;
-    for (int64_t k = 0; k < n; ++k) {
-      ccl::detail::Accumulator acc;
-      const bool sums64 = has_int || (a[k] & kSums64);
-      acc.area = int64_t(a[k] & ~kSums64);
-      acc.xmin = int32_t(x0[k]);
-      acc.xmax = int32_t(x1[k]);
-      acc.ymin = int32_t(y0[k]);
-      acc.ymax = int32_t(y1[k]);
-      acc.peak = has_int ? pk[k] : 0u;
-      acc.sum_w = has_int ? sw[k] : uint64_t(acc.area);
-      acc.sum_wx = sums64 ? swx[k] : pk[k];
-      acc.sum_wy = sums64 ? swy[k] : sy32[k];
-      if (!ccl::detail::keep_area(acc.area, p)) continue;
-      r.components.push_back(ccl::detail::make_component(++kept, acc, p.geometry, has_int));
+    if (ws.stats.rec) {
+      std::vector<uint32_t> rec(size_t(n) * kRecordWords), a(n), x0(n), x1(n), y1(n);
+      get(rec, ws.stats.rec);
+      get(a, ws.stats.area);  // the arrays: spanning components only
+      get(x0, ws.stats.xmin);
+      get(x1, ws.stats.xmax);
+      get(y1, ws.stats.ymax);
+      for (int64_t k = 0; k < n; ++k) {
+        const uint32_t* v = rec.data() + k * kRecordWords;
+        ccl::detail::Accumulator acc;
+        if (v[kRecArea] == kRecSpanning) {
+          acc.area = int64_t(a[k]);
+          acc.xmin = int32_t(x0[k]);
+          acc.xmax = int32_t(x1[k]);
+          acc.ymin = int32_t(v[kSpanYmin]);
+          acc.ymax = int32_t(y1[k]);
+          std::memcpy(&acc.sum_wx, v + kSpanSx, 8);
+          std::memcpy(&acc.sum_wy, v + kSpanSy, 8);
+        } else {
+          acc.area = int64_t(v[kRecArea]);
+          acc.xmin = int32_t(v[kRecXmin]);
+          acc.xmax = int32_t(v[kRecXmax]);
+          acc.ymin = int32_t(v[kRecYmin]);
+          acc.ymax = int32_t(v[kRecYmax]);
+          acc.sum_wx = v[kRecSx];
+          acc.sum_wy = v[kRecSy];
+        }
+        acc.sum_w = uint64_t(acc.area);
+        take(acc);
+      }
+    } else {
+      std::vector<uint32_t> a(n), x0(n), x1(n), y0(n), y1(n), pk(n);
+      std::vector<unsigned long long> sw(has_int ? n : 0), swx(n), swy(n);
+      get(a, ws.stats.area);
+      get(x0, ws.stats.xmin);
+      get(x1, ws.stats.xmax);
+      get(y0, ws.stats.ymin);
+      get(y1, ws.stats.ymax);
+      get(pk, ws.stats.peak);
+      std::vector<uint32_t> sy32(has_int ? 0 : n);
+      if (has_int)
+        get(sw, ws.stats.sum_w);
+      else
+        get(sy32, ws.stats.sy32);  // the weight sum is the area; sx32 is in pk
+      get(swx, ws.stats.sum_wx);
+      get(swy, ws.stats.sum_wy);
+      for (int64_t k = 0; k < n; ++k) {
+        ccl::detail::Accumulator acc;
+        const bool sums64 = has_int || (a[k] & kSums64);
+        acc.area = int64_t(a[k] & ~kSums64);
+        acc.xmin = int32_t(x0[k]);
+        acc.xmax = int32_t(x1[k]);
+        acc.ymin = int32_t(y0[k]);
+        acc.ymax = int32_t(y1[k]);
+        acc.peak = has_int ? pk[k] : 0u;
+        acc.sum_w = has_int ? sw[k] : uint64_t(acc.area);
+        acc.sum_wx = sums64 ? swx[k] : pk[k];
+        acc.sum_wy = sums64 ? swy[k] : sy32[k];
+        take(acc);
+      }
     }
     r.count = kept;
     if (filter)

@@ -29,6 +29,18 @@ __device__ __forceinline__ int32_t find_halving(int32_t* uf, int32_t i) {
   }
 }
 
+// The statistics of spanning component k (Stats::rec) back to the identities of min/max/sum,
+// with its top row: one whole sector for the record, four words in the arrays.
+__device__ __forceinline__ void reset_spanning_record(const Stats& st, int64_t k, uint32_t ymin) {
+  uint4* r = reinterpret_cast<uint4*>(st.rec + kRecordWords * k);
+  r[0] = make_uint4(kRecSpanning, ymin, 0u, 0u);
+  r[1] = make_uint4(0u, 0u, 0u, 0u);
+  st.area[k] = 0;
+  st.xmin[k] = 0xffffffffu;
+  st.xmax[k] = 0;
+  st.ymax[k] = 0;
+}
+
 // Statistics slot k back to the identities of min/max/sum (ymin is the caller's: some know it).
 __device__ __forceinline__ void reset_stats_slot(const Stats& st, int64_t k, bool weighted) {
   st.xmin[k] = 0xffffffffu;

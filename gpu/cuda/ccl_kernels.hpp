@@ -56,8 +56,24 @@ struct Stats {
   unsigned long long* sum_wy = nullptr;
   uint32_t* sx32 = nullptr;  // unweighted only: aliases peak
   uint32_t* sy32 = nullptr;  // unweighted only: aliases sum_w
+  // When set (tiled `fast` without an intensity image, both sides <= kRecordMaxSide), each
+  // component has a 32-byte record (RecordWord): a component inside one tile keeps all of its
+  // statistics there, so that its store fills one whole DRAM sector where seven arrays left seven
+  // partial ones; a component that spans tiles keeps its top row and 64-bit sums there and its
+  // area and the rest of its box in area/xmin/xmax/ymax, which then lie after the records: the
+  // global atomics of a component that enters every tile stay spread over five sectors.
+  uint32_t* rec = nullptr;
 };
 constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
+// A record's words. Inside one tile: area (<= one tile's pixels), box, 32-bit coordinate sums.
+// Spanning tiles: kRecSpanning, the top row, then the sums of x and y as two 64-bit words.
+enum RecordWord : int { kRecArea, kRecXmin, kRecXmax, kRecYmin, kRecYmax, kRecSx, kRecSy };
+enum SpanningWord : int { kSpanYmin = 1, kSpanSx = 2, kSpanSy = 4 };
+constexpr uint32_t kRecSpanning = 0xffffffffu;
+constexpr int kRecordWords = 8;
+constexpr int kRecordMaxSide = 1 << 16;
+static_assert(kRecordWords * 4 + 4 * 4 <= kStatsBytesPerComponent,
+              "records and the spanning components' four arrays fit the statistics' blob");
 
 struct Workspace {
   int w = 0, h = 0;
@@ -154,6 +170,10 @@ bool finish_five_enabled();
 // the global atomics (SWEEPLINE_CCL_BORDER_TABLE).
 constexpr bool kBorderTableDefault = true;
 bool border_table_enabled();
+// Statistics records (Stats::rec) where they apply; SWEEPLINE_CCL_RECORDS=0/1 overrides this
+// default once per process (0: the arrays).
+constexpr bool kStatsRecordsDefault = true;
+bool stats_records_enabled();
 // Once per process before any capture: the finish kernel's dynamic shared-memory limit.
 void tiled_prepare();
 void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,

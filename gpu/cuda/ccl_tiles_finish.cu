@@ -97,8 +97,12 @@ __global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
     const uint32_t id = before + __popc(rb & ((1u << b) - 1u)) + 1u;
     if (int64_t(id) > capacity) continue;
     const uint32_t k = id - 1;
-    reset_stats_slot(st, k, weighted);
-    st.ymin[k] = uint32_t(y);
+    if (st.rec) {
+      reset_spanning_record(st, k, uint32_t(y));
+    } else {
+      reset_stats_slot(st, k, weighted);
+      st.ymin[k] = uint32_t(y);
+    }
   }
 }
 
@@ -161,8 +165,12 @@ __global__ void __launch_bounds__(256)
     const uint32_t id = before + __popc(rb & ((1u << bit) - 1u)) + 1u;
     if (int64_t(id) > capacity) continue;
     const uint32_t k = id - 1;
-    reset_stats_slot(st, k, weighted);
-    st.ymin[k] = uint32_t(y);
+    if (st.rec) {
+      reset_spanning_record(st, k, uint32_t(y));
+    } else {
+      reset_stats_slot(st, k, weighted);
+      st.ymin[k] = uint32_t(y);
+    }
   }
 }
 
@@ -181,6 +189,16 @@ struct BorderSums {
 template <bool kWeighted>
 __device__ __forceinline__ void add_border_sums(const Stats& st, uint32_t kk,
                                                 const BorderSums<kWeighted>& v) {
+  if (!kWeighted && st.rec) {
+    auto* sums = reinterpret_cast<unsigned long long*>(st.rec + size_t(kRecordWords) * kk);
+    atomicAdd(sums + kSpanSx / 2, (unsigned long long)v.swx);
+    atomicAdd(sums + kSpanSy / 2, (unsigned long long)v.swy);
+    atomicAdd(st.area + kk, v.area);
+    atomicMin(st.xmin + kk, v.xmn);
+    atomicMax(st.xmax + kk, v.xmx);
+    atomicMax(st.ymax + kk, v.ymx);
+    return;
+  }
   if (kWeighted) {
     atomicAdd(st.sum_w + kk, (unsigned long long)v.sw);
     atomicMax(st.peak + kk, v.pk);
@@ -618,25 +636,31 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
         // The root is the component's first pixel: its row (above a sum since the slot's set-up)
         // is the top row.
         const uint32_t top = (kWeighted ? s_area[q] : s_swx[q]) >> kRowShift;
-        if (kWeighted) {
-          st.sum_w[kk] = sw;
-          st.area[kk] = l_area;
-          st.peak[kk] = l_pk;
-          st.sum_wx[kk] = swx;
-          st.sum_wy[kk] = swy;
-        } else if (narrow) {  // 32-bit sums, area without kSums64 (Stats::sx32)
-          st.area[kk] = l_sw;
-          st.sx32[kk] = uint32_t(swx);
-          st.sy32[kk] = uint32_t(swy);
+        if (!kWeighted && st.rec) {
+          uint4* r = reinterpret_cast<uint4*>(st.rec + size_t(kRecordWords) * kk);
+          r[0] = make_uint4(l_sw, xmn, xmx, uint32_t(y0) + top);
+          r[1] = make_uint4(ymx, uint32_t(swx), uint32_t(swy), 0u);  // < 2^29 in a tile
         } else {
-          st.area[kk] = l_sw | kSums64;  // the weight sum is the area
-          st.sum_wx[kk] = swx;
-          st.sum_wy[kk] = swy;
+          if (kWeighted) {
+            st.sum_w[kk] = sw;
+            st.area[kk] = l_area;
+            st.peak[kk] = l_pk;
+            st.sum_wx[kk] = swx;
+            st.sum_wy[kk] = swy;
+          } else if (narrow) {  // 32-bit sums, area without kSums64 (Stats::sx32)
+            st.area[kk] = l_sw;
+            st.sx32[kk] = uint32_t(swx);
+            st.sy32[kk] = uint32_t(swy);
+          } else {
+            st.area[kk] = l_sw | kSums64;  // the weight sum is the area
+            st.sum_wx[kk] = swx;
+            st.sum_wy[kk] = swy;
+          }
+          st.xmin[kk] = xmn;
+          st.xmax[kk] = xmx;
+          st.ymin[kk] = uint32_t(y0) + top;
+          st.ymax[kk] = ymx;
         }
-        st.xmin[kk] = xmn;
-        st.xmax[kk] = xmx;
-        st.ymin[kk] = uint32_t(y0) + top;
-        st.ymax[kk] = ymx;
       } else {
         const BorderSums<kWeighted> v{sw, kWeighted ? l_area : l_sw, l_pk, swx, swy, xmn, xmx, ymx};
         if (!table || (same & (same - 1)) == 0 || !bt.add(id, v)) add_border_sums(st, kk, v);
@@ -661,6 +685,12 @@ bool finish_four_enabled() {
 bool border_table_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_BORDER_TABLE=0/1 overrides the default.
   static const bool on = env_switch("SWEEPLINE_CCL_BORDER_TABLE", kBorderTableDefault);
+  return on;
+}
+
+bool stats_records_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_RECORDS=0/1 overrides the default.
+  static const bool on = env_switch("SWEEPLINE_CCL_RECORDS", kStatsRecordsDefault);
   return on;
 }
 

@@ -249,6 +249,32 @@ TEST(GpuCclSmall, FastBorderTable) {
 #endif
 }
 
+// Without an intensity image `fast` keeps its statistics as one record a component (components
+// inside a tile whole, those spanning tiles in the record and four arrays) while both sides are
+// <= 65536, else as arrays; both layouts, with and without the area filter (which reads the area
+// from either), against the oracle.
+TEST(GpuCclSmall, FastStatisticsLayouts) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  std::vector<std::pair<std::string, Image8>> imgs;
+  imgs.push_back({"random45_300x200", sim::make_test_image("random:0.45", 300, 200, 3)});
+  imgs.push_back({"random60_65536x3", sim::make_test_image("random:0.6", 65536, 3, 4)});
+  imgs.push_back({"random50_70001x3", sim::make_test_image("random:0.5", 70001, 3, 5)});
+  imgs.push_back({"random50_3x70001", sim::make_test_image("random:0.5", 3, 70001, 6)});
+  for (const auto& [name, img] : imgs)
+    for (int conn : {4, 8})
+      for (int64_t min_area : {0, 3}) {
+        ccl::LabelParams p;
+        p.connectivity = conn;
+        p.algorithm = ccl::Algorithm::Fast;
+        p.min_area = min_area;
+        expect_equal_to_oracle(
+            ccl::label_cuda(img, p), oracle_label(img, p),
+            tag(name + " min_area " + std::to_string(min_area), p.algorithm, conn));
+      }
+#endif
+}
+
 TEST(GpuCclSmall, IntensityGeometryFilterAndHoles) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
