@@ -448,6 +448,20 @@ int main(int argc, char** argv) {
              }),
              6 * img, 0, -1, "8.8 intermediate image in global memory"});
       }
+      // Where the pipeline's kernel stops meeting the target: the sigmas between (radius
+      // ceil(2 sigma_s) = 5 .. 9), for the choice of a largest sigma_s or a shorter radius.
+      for (float ss : {2.5f, 3.0f, 3.5f, 4.0f, 4.5f}) {
+        const auto ws = sg::bilateral_spatial_weights(ss);
+        char tag[48];
+        std::snprintf(tag, sizeof tag, "sigma_s %.1f (radius %d)", double(ss),
+                      sg::bilateral_radius(ss));
+        rows.push_back({std::string("bilateral total, ") + tag, timer.median_ms([&] {
+                          sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                     kSize, ws, wr, s, 0,
+                                                     sc::kBilateralPipelineVariant);
+                        }),
+                        2 * img, 0, -1, "sigma sweep (pipeline kernel)"});
+      }
     }
     sc::FftEnhancer fft;
     const sg::FftEnhanceParams fp;
