@@ -55,6 +55,17 @@ __device__ __forceinline__ void reset_stats_slot(const Stats& st, int64_t k, boo
   }
 }
 
+// Spanning component k's statistics (either layout) back to the identities, with its top row.
+__device__ __forceinline__ void reset_spanning(const Stats& st, int64_t k, uint32_t ymin,
+                                               bool weighted) {
+  if (st.rec) {
+    reset_spanning_record(st, k, ymin);
+    return;
+  }
+  reset_stats_slot(st, k, weighted);
+  st.ymin[k] = ymin;
+}
+
 // Links the larger root under the smaller (atomicMin), so roots stay the minimum index.
 __device__ __forceinline__ void unite(int32_t* uf, int32_t a, int32_t b) {
   for (;;) {

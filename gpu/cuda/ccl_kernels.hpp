@@ -61,7 +61,8 @@ struct Stats {
   // statistics there, so that its store fills one whole DRAM sector where seven arrays left seven
   // partial ones; a component that spans tiles keeps its top row and 64-bit sums there and its
   // area and the rest of its box in area/xmin/xmax/ymax, which then lie after the records: the
-  // global atomics of a component that enters every tile stay spread over five sectors.
+  // global atomics of a component that enters every tile go to five sectors, two a tile to the
+  // record's and one to each array's.
   uint32_t* rec = nullptr;
 };
 constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
@@ -71,6 +72,7 @@ enum RecordWord : int { kRecArea, kRecXmin, kRecXmax, kRecYmin, kRecYmax, kRecSx
 enum SpanningWord : int { kSpanYmin = 1, kSpanSx = 2, kSpanSy = 4 };
 constexpr uint32_t kRecSpanning = 0xffffffffu;
 constexpr int kRecordWords = 8;
+// Inside one tile (<= 8192 pixels) the coordinate sums then stay below 2^29 + 2^21: 32 bits.
 constexpr int kRecordMaxSide = 1 << 16;
 static_assert(kRecordWords * 4 + 4 * 4 <= kStatsBytesPerComponent,
               "records and the spanning components' four arrays fit the statistics' blob");

@@ -97,12 +97,7 @@ __global__ void border_init_kernel(const uint32_t* __restrict__ root_bits,
     const uint32_t id = before + __popc(rb & ((1u << b) - 1u)) + 1u;
     if (int64_t(id) > capacity) continue;
     const uint32_t k = id - 1;
-    if (st.rec) {
-      reset_spanning_record(st, k, uint32_t(y));
-    } else {
-      reset_stats_slot(st, k, weighted);
-      st.ymin[k] = uint32_t(y);
-    }
+    reset_spanning(st, k, uint32_t(y), weighted);
   }
 }
 
@@ -165,12 +160,7 @@ __global__ void __launch_bounds__(256)
     const uint32_t id = before + __popc(rb & ((1u << bit) - 1u)) + 1u;
     if (int64_t(id) > capacity) continue;
     const uint32_t k = id - 1;
-    if (st.rec) {
-      reset_spanning_record(st, k, uint32_t(y));
-    } else {
-      reset_stats_slot(st, k, weighted);
-      st.ymin[k] = uint32_t(y);
-    }
+    reset_spanning(st, k, uint32_t(y), weighted);
   }
 }
 
