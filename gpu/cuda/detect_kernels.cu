@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
 namespace sweepline::gpu::cuda {
@@ -150,9 +151,8 @@ __global__ void threshold_kernel(const uint8_t* __restrict__ in, Out8 out, int w
     }
   }
   if (out.surf)
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x + i < w) surf2Dwrite(v[i], cudaSurfaceObject_t(out.surf), x + i, y);
+    surf_store4(out.surf, x, y, w,
+                uint32_t(v[0]) | uint32_t(v[1]) << 8 | uint32_t(v[2]) << 16 | uint32_t(v[3]) << 24);
 }
 
 __global__ void copy_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
 namespace sweepline::gpu::cuda {
@@ -162,11 +163,7 @@ __device__ __forceinline__ void store_row(Out8 out, int w, int wx0, int y,
     for (int i = 0; i < S; ++i)
       if (xc + i < w) row[xc + i] = uint8_t(wd[i / 4] >> (8 * (i % 4)));
   }
-  if (out.surf)
-#pragma unroll
-    for (int i = 0; i < S; ++i)
-      if (xc + i < w)
-        surf2Dwrite(uint8_t(wd[i / 4] >> (8 * (i % 4))), cudaSurfaceObject_t(out.surf), xc + i, y);
+  if (out.surf) surf_store16(out.surf, xc, y, w, make_uint4(wd[0], wd[1], wd[2], wd[3]));
 }
 
 // The lane's column spectrum (column c = lane: window A for lanes 0..15, B for 16..31; lanes 0

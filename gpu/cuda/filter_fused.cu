@@ -25,6 +25,7 @@
 
 #include "gpu/cuda/launch_bounds.cuh"
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
 namespace sweepline::gpu::cuda {
@@ -113,11 +114,7 @@ __device__ __forceinline__ void store4(Out8 out, int x, int y, int w, uint32_t p
     for (int i = 0; i < 4; ++i)
       if (x + i < w) row[x + i] = uint8_t(packed >> (8 * i));
   }
-  if (out.surf)
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x + i < w)
-        surf2Dwrite(uint8_t(packed >> (8 * i)), cudaSurfaceObject_t(out.surf), x + i, y);
+  if (out.surf) surf_store4(out.surf, x, y, w, packed);
 }
 
 // Row pass over input tile rows [0, NRows): mid row mid0 + j from tile row j, all kTileW columns.
@@ -476,8 +473,12 @@ __device__ __forceinline__ void store2(Out8 out, int x, int y, int w, uint32_t l
     if (x + 1 < w) row[x + 1] = uint8_t(hi);
   }
   if (out.surf) {
-    surf2Dwrite(uint8_t(lo), cudaSurfaceObject_t(out.surf), x, y);
-    if (x + 1 < w) surf2Dwrite(uint8_t(hi), cudaSurfaceObject_t(out.surf), x + 1, y);
+    if ((x & 1) == 0 && x + 1 < w) {  // one 2-byte store
+      surf2Dwrite(uint16_t(__byte_perm(lo, hi, 0x0040u)), cudaSurfaceObject_t(out.surf), x, y);
+    } else {
+      surf2Dwrite(uint8_t(lo), cudaSurfaceObject_t(out.surf), x, y);
+      if (x + 1 < w) surf2Dwrite(uint8_t(hi), cudaSurfaceObject_t(out.surf), x + 1, y);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
 namespace sweepline::gpu::cuda {
@@ -165,9 +166,8 @@ __device__ __forceinline__ void put8(Out8 out, int x, int y, int w, const uint8_
     for (int i = 0; i < 4; ++i)
       if (x + i < w) row[x + i] = v[i];
   if (out.surf)
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x + i < w) surf2Dwrite(v[i], cudaSurfaceObject_t(out.surf), x + i, y);
+    surf_store4(out.surf, x, y, w,
+                uint32_t(v[0]) | uint32_t(v[1]) << 8 | uint32_t(v[2]) << 16 | uint32_t(v[3]) << 24);
 }
 
 template <int R>

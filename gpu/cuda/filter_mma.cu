@@ -32,6 +32,7 @@
 
 #include "gpu/cuda/launch_bounds.cuh"
 #include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
 namespace sweepline::gpu::cuda {
@@ -293,9 +294,8 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
     } else {
       for (int k = 0; k < 16 && tx0 + c + k < w; ++k) dp[k] = sp[k];
     }
-    if (out.surf)
-      for (int k = 0; k < 16 && tx0 + c + k < w; ++k)
-        surf2Dwrite(sp[k], cudaSurfaceObject_t(out.surf), tx0 + c + k, y);
+    if (out.surf)  // the staged bytes: 16-byte aligned, whole rows of the tile
+      surf_store16(out.surf, tx0 + c, y, w, *reinterpret_cast<const uint4*>(sp));
   }
 #else
   (void)in, (void)out, (void)w, (void)h, (void)taps;

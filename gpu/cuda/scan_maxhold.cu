@@ -35,6 +35,7 @@
 #include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/cuda/scan_arith.cuh"
 #include "gpu/cuda/scan_staging.cuh"
+#include "gpu/cuda/surface_store.cuh"
 
 namespace sweepline::gpu::cuda {
 
@@ -526,10 +527,7 @@ __device__ __forceinline__ void arith_tile(const ScanSetup& s, const GatherArgs&
       word = arith_group_max(g.tex, s.azimuths, g.r3_row0, arith_group(s, x0, y), c[j]);
     // arith_usable(): whole 4-pixel groups, rows of whole words.
     *reinterpret_cast<uint32_t*>(out + size_t(y) * size_t(s.width) + size_t(x0)) = word;
-    if (surf)
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        surf2Dwrite(uint8_t(word >> (8 * i)), cudaSurfaceObject_t(surf), x0 + i, y);
+    if (surf) surf_store4(surf, x0, y, s.width, word);
   }
 }
 

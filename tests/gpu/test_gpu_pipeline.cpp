@@ -276,52 +276,85 @@ TEST(GpuPipeline, ScanConversionBilinearFollowsDirtyRowsAndModes) {
   EXPECT_EQ(gpu->scan_image(), cpu->scan_image()) << "new shape";
 }
 
+// Every kernel that writes a display texture writes the same pixels into it as into its device
+// image: each scan mode and denoiser (the Gaussian's three kernels; the fused one at sigma 0.5, 1
+// and 2), at a width the wide surface stores take whole (300: 4-byte words; 320: 16-byte ones)
+// and at one they must clip (301), plus the label colours.
 TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
   SWL_SKIP_WITHOUT_CUDA();
-  auto base = cuda::make_cuda_pipeline();
-  PipelineParams p;
-  p.width = 300;
-  p.height = 200;
-  p.label_enabled = true;
   const PolarFrame f = testing::structured_frame(1024, 512, 5000, 42);
-  cudaArray_t arrays[4] = {};
-  cudaSurfaceObject_t surfs[4] = {};
-  for (int i = 0; i < 4; ++i) {
-    const cudaChannelFormatDesc fmt =
-        i < 3 ? cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned)
-              : cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
-    ASSERT_EQ(cudaMallocArray(&arrays[i], &fmt, p.width, p.height, cudaArraySurfaceLoadStore),
-              cudaSuccess);
-    cudaResourceDesc rd{};
-    rd.resType = cudaResourceTypeArray;
-    rd.res.array.array = arrays[i];
-    ASSERT_EQ(cudaCreateSurfaceObject(&surfs[i], &rd), cudaSuccess);
-  }
-  cuda::DisplayTargets t{surfs[0], surfs[1], surfs[2], surfs[3]};
-  base->process(f, p, t);
-  const FrameResult& r = base->result();
-  EXPECT_TRUE(r.labelled);
-  EXPECT_GT(r.count, 0);
-  const Image8 want[3] = {base->scan_image(), base->denoised_image(), base->binary_image()};
-  for (int i = 0; i < 3; ++i) {
-    Image8 got(p.width, p.height);
-    ASSERT_EQ(cudaMemcpy2DFromArray(got.pixels.data(), p.width, arrays[i], 0, 0, p.width, p.height,
-                                    cudaMemcpyDeviceToHost),
-              cudaSuccess);
-    EXPECT_EQ(got, want[i]) << "surface " << i;
-  }
-  std::vector<uint32_t> colours(size_t(p.width) * p.height);
-  ASSERT_EQ(cudaMemcpy2DFromArray(colours.data(), p.width * 4, arrays[3], 0, 0, p.width * 4,
-                                  p.height, cudaMemcpyDeviceToHost),
-            cudaSuccess);
-  const ImageI32 labels = base->label_image();
-  ASSERT_EQ(labels.size(), colours.size());
-  for (size_t i = 0; i < colours.size(); ++i)
-    ASSERT_EQ(colours[i], label_colour(labels.pixels[i])) << i;
-  for (int i = 0; i < 4; ++i) {
-    cudaDestroySurfaceObject(surfs[i]);
-    cudaFreeArray(arrays[i]);
-  }
+  struct Case {
+    const char* name;
+    ScanMode scan;
+    DenoiseMode denoise;
+    GaussianImpl impl;
+    float sigma;
+  };
+  const Case cases[] = {
+      {"maxhold gaussian fused 1", ScanMode::MaxHold, DenoiseMode::Gaussian, GaussianImpl::Fused,
+       1},
+      {"nearest gaussian fused 0.5", ScanMode::Nearest, DenoiseMode::Gaussian, GaussianImpl::Fused,
+       0.5f},
+      {"bilinear gaussian fused 2", ScanMode::Bilinear, DenoiseMode::Gaussian, GaussianImpl::Fused,
+       2},
+      {"maxhold gaussian tiled", ScanMode::MaxHold, DenoiseMode::Gaussian, GaussianImpl::Tiled, 1},
+      {"maxhold gaussian sliding", ScanMode::MaxHold, DenoiseMode::Gaussian,
+       GaussianImpl::SlidingWindow, 1},
+      {"maxhold bilateral", ScanMode::MaxHold, DenoiseMode::Bilateral, GaussianImpl::Fused, 1},
+      {"maxhold fft", ScanMode::MaxHold, DenoiseMode::FftEnhance, GaussianImpl::Fused, 1},
+      {"maxhold cfar", ScanMode::MaxHold, DenoiseMode::Cfar, GaussianImpl::Fused, 1},
+      {"maxhold none", ScanMode::MaxHold, DenoiseMode::None, GaussianImpl::Fused, 1},
+  };
+  for (const int width : {300, 301, 320})
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(c.name) + " width " + std::to_string(width));
+      auto base = cuda::make_cuda_pipeline();
+      PipelineParams p;
+      p.width = width;
+      p.height = 200;
+      p.label_enabled = true;
+      p.scan = c.scan;
+      p.denoise = c.denoise;
+      p.gaussian_impl = c.impl;
+      p.gaussian_sigma = c.sigma;
+      cudaArray_t arrays[4] = {};
+      cudaSurfaceObject_t surfs[4] = {};
+      for (int i = 0; i < 4; ++i) {
+        const cudaChannelFormatDesc fmt =
+            i < 3 ? cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned)
+                  : cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+        ASSERT_EQ(cudaMallocArray(&arrays[i], &fmt, p.width, p.height, cudaArraySurfaceLoadStore),
+                  cudaSuccess);
+        cudaResourceDesc rd{};
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = arrays[i];
+        ASSERT_EQ(cudaCreateSurfaceObject(&surfs[i], &rd), cudaSuccess);
+      }
+      cuda::DisplayTargets t{surfs[0], surfs[1], surfs[2], surfs[3]};
+      base->process(f, p, t);
+      const FrameResult& r = base->result();
+      EXPECT_TRUE(r.labelled);
+      const Image8 want[3] = {base->scan_image(), base->denoised_image(), base->binary_image()};
+      for (int i = 0; i < 3; ++i) {
+        Image8 got(p.width, p.height);
+        ASSERT_EQ(cudaMemcpy2DFromArray(got.pixels.data(), p.width, arrays[i], 0, 0, p.width,
+                                        p.height, cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        EXPECT_EQ(got, want[i]) << "surface " << i;
+      }
+      std::vector<uint32_t> colours(size_t(p.width) * p.height);
+      ASSERT_EQ(cudaMemcpy2DFromArray(colours.data(), p.width * 4, arrays[3], 0, 0, p.width * 4,
+                                      p.height, cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      const ImageI32 labels = base->label_image();
+      ASSERT_EQ(labels.size(), colours.size());
+      for (size_t i = 0; i < colours.size(); ++i)
+        ASSERT_EQ(colours[i], label_colour(labels.pixels[i])) << i;
+      for (int i = 0; i < 4; ++i) {
+        cudaDestroySurfaceObject(surfs[i]);
+        cudaFreeArray(arrays[i]);
+      }
+    }
 }
 
 TEST(GpuPipeline, LabellingMatchesCpu) {
