@@ -98,7 +98,7 @@ class Bench {
     Measure m;
     auto once = [&] {
       BENCH_CHECK(cudaEventRecord(a_, s_));
-      lab_.label(d_img_, nullptr, w_, h_, p, s_);
+      lab_.label(d_img_, weighted_ ? d_img_ : nullptr, w_, h_, p, s_);
       BENCH_CHECK(cudaEventRecord(b_, s_));
       BENCH_CHECK(cudaEventSynchronize(b_));
       float ms = 0;
@@ -131,12 +131,15 @@ class Bench {
   size_t scratch() const { return lab_.scratch_bytes(); }
   void profile(bool on) { lab_.set_profile_stages(on); }
   void statistics(bool on) { lab_.set_statistics(on); }
+  // The image weights its own centroids (as the console's scan image does).
+  void weighted(bool on) { weighted_ = on; }
 
  private:
   cudaStream_t s_ = nullptr;
   cudaEvent_t a_ = nullptr, b_ = nullptr;
   uint8_t* d_img_ = nullptr;
   int w_ = 0, h_ = 0;
+  bool weighted_ = false;
   gpu::cuda::CclLabeller lab_;
 };
 
@@ -354,6 +357,31 @@ int main(int argc, char** argv) {
       std::printf("\n");
       std::fflush(stdout);
     }
+  }
+  // The console's labelling of a radar frame (ui/settings.cpp: intensity-weighted centroids, areas
+  // 6..20000, 8-connectivity), as one graph and then by kernel group.
+  if (!o.skip("vessels:1869", 8)) {
+    bench.upload(sim::make_test_image("vessels:1869", 4096, 4096, 11));
+    bench.weighted(true);
+    ccl::LabelParams p;
+    p.min_area = 6;
+    p.max_area = 20000;
+    for (bool by_group : {false, true}) {
+      bench.profile(by_group);
+      Measure m = bench.run(p, o);
+      ordered_json j = {{"image", "vessels:1869"},
+                        {"connectivity", 8},
+                        {"console", true},
+                        {"by_group", by_group}};
+      j.update(to_json(m));
+      prof.push_back(j);
+      std::printf("console vessels:1869 conn 8 weighted, areas 6..20000, %s total %.3f ms:",
+                  by_group ? "by group" : "graph", m.median_ms);
+      for (const auto& k : m.stage_order) std::printf(" %s %.3f", k.c_str(), m.stages.at(k));
+      std::printf("  (%d components)\n", m.count);
+      std::fflush(stdout);
+    }
+    bench.weighted(false);
   }
   bench.profile(false);
   out["fast_profile"] = prof;

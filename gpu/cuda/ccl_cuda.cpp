@@ -174,7 +174,7 @@ struct CclState {
       if (ev) ev->mark("labels_stats", s);
     }
     if (p.min_area > 0 || p.max_area > 0) {
-      area_filter(ws, p.min_area, p.max_area, s);
+      area_filter(ws, p.min_area, p.max_area, true, s);
       if (ev) ev->mark("area_filter", s);
     }
   }
@@ -300,7 +300,7 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
                                                                 : "boxes_alg7",
               stream);
       if (filter) {
-        area_filter(ws, params.min_area, params.max_area, stream);
+        area_filter(ws, params.min_area, params.max_area, false, stream);
         ev.mark("area_filter", stream);
       }
       break;
@@ -314,7 +314,7 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
       finalize(ws, d_intensity, true, false, stream);
       ev.mark("labels_stats", stream);
       if (filter) {
-        area_filter(ws, params.min_area, params.max_area, stream);
+        area_filter(ws, params.min_area, params.max_area, false, stream);
         ev.mark("area_filter", stream);
       }
       break;

@@ -208,7 +208,12 @@ void assign_ids(const Workspace& ws, bool init_stats, bool root_ymin, bool weigh
 // run_starts: the forest has entries at `fast`'s run starts only (found from the on bits).
 void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool run_starts,
               cudaStream_t stream);
-void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, cudaStream_t stream);
+// on_bits: ws.on_bits holds the frame's on pixels (`fast`), so the renumbering reads only those
+// (SWEEPLINE_CCL_REMAP_ON=0: every pixel).
+void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool on_bits,
+                 cudaStream_t stream);
+constexpr bool kRemapOnDefault = true;
+bool remap_on_enabled();
 
 // A variant switch read from the environment: unset or empty gives `fallback`, "0" false,
 // anything else true. Callers read it once per process (a static).
