@@ -285,19 +285,25 @@ __global__ void remap_kernel(const int32_t* count, int64_t capacity, const uint3
   if (l > 0) labels[i] = int32_t(newid[l - 1]);
 }
 
-// remap_kernel where the on bits are known (`fast`): an off pixel's label is 0, so only on
-// pixels are read. A radar frame is a few per cent on, and the whole-image pass read 64 MB.
+// remap_kernel where the on bits are known (`fast`): an off pixel's label is 0, so a thread takes
+// 32-pixel words (a grid-stride loop over a grid of a few blocks an SM) and reads only the labels
+// of their on pixels. On a radar frame, a few per cent on, the whole-image pass's 65536 blocks
+// cost more to launch than their reads.
 __global__ void remap_on_kernel(const int32_t* count, int64_t capacity, const uint32_t* newid,
-                                int32_t* labels, const uint32_t* __restrict__ on_bits, int w, int h,
-                                int wpr) {
+                                int32_t* labels, const uint32_t* __restrict__ on_bits, int w,
+                                int wpr, int64_t words) {
   if (int64_t(count[0]) > capacity) return;
-  const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (x >= w) return;
-  for (int y = int(blockIdx.y); y < h; y += int(gridDim.y)) {
-    if (!((on_bits[int64_t(y) * wpr + x / 32] >> (x & 31)) & 1u)) continue;
-    const int64_t i = int64_t(y) * w + x;
-    const int32_t l = labels[i];
-    if (l > 0) labels[i] = int32_t(newid[l - 1]);
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t gw = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; gw < words; gw += stride) {
+    uint32_t m = on_bits[gw];
+    if (!m) continue;
+    int32_t* row = labels + (gw / wpr) * w + (gw % wpr) * 32;
+    while (m) {
+      const int b = __ffs(m) - 1;
+      m &= m - 1;
+      const int32_t l = row[b];
+      if (l > 0) row[b] = int32_t(newid[l - 1]);
+    }
   }
 }
 
@@ -363,9 +369,13 @@ void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool o
                                                          id_words, ws.capacity, ws.newid);
   CCL_CUDA_CHECK(cudaGetLastError());
   if (on_bits && remap_on_enabled()) {
-    const dim3 grid(unsigned(blocks_for(ws.w, 256)), unsigned(std::min(ws.h, 65535)));
+    int dev = 0, sms = 0;
+    CCL_CUDA_CHECK(cudaGetDevice(&dev));
+    CCL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int grid =
+        int(std::min<int64_t>(blocks_for(ws.words, 256), int64_t(std::max(sms, 1)) * 8));
     remap_on_kernel<<<grid, 256, 0, stream>>>(ws.count, ws.capacity, ws.newid, ws.labels,
-                                              ws.on_bits, ws.w, ws.h, ws.wpr);
+                                              ws.on_bits, ws.w, ws.wpr, ws.words);
   } else {
     remap_kernel<<<blocks_for(ws.n, 256), 256, 0, stream>>>(ws.count, ws.capacity, ws.newid,
                                                             ws.labels, ws.n);
