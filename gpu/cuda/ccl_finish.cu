@@ -241,9 +241,14 @@ __global__ void keep_kernel(const int32_t* count, Stats st, int64_t capacity, in
                             int64_t min_area, int64_t max_area, uint32_t* keep_bits,
                             uint32_t* block_counts) {
   __shared__ uint32_t s_count;
+  int64_t n = count[0];
+  // The grid covers the capacity (2.4 M ids at 4096^2); a radar frame has a few thousand.
+  if (int64_t(blockIdx.x) * kBlock >= n) {
+    if (threadIdx.x == 0) block_counts[blockIdx.x] = 0;
+    return;
+  }
   if (threadIdx.x == 0) s_count = 0;
   __syncthreads();
-  int64_t n = count[0];
   int64_t gw = int64_t(blockIdx.x) * kWordsPerBlock + threadIdx.x / 32;
   int lane = threadIdx.x & 31;
   if (gw < id_words && n <= capacity) {
@@ -268,7 +273,7 @@ __global__ void newid_kernel(const int32_t* count, const uint32_t* keep_bits,
                              const uint32_t* offsets, int64_t id_words, int64_t capacity,
                              uint32_t* newid) {
   int64_t n = count[0];
-  if (n > capacity) return;
+  if (n > capacity || int64_t(blockIdx.x) * kBlock >= n) return;  // block-uniform
   uint32_t word;
   uint32_t r = bit_rank(keep_bits, offsets, id_words, word);
   int64_t gw = int64_t(blockIdx.x) * kWordsPerBlock + threadIdx.x / 32;
