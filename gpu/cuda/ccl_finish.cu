@@ -378,11 +378,8 @@ void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool o
                                                          id_words, ws.capacity, ws.newid);
   CCL_CUDA_CHECK(cudaGetLastError());
   if (on_bits && remap_on_enabled()) {
-    int dev = 0, sms = 0;
-    CCL_CUDA_CHECK(cudaGetDevice(&dev));
-    CCL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     const int grid =
-        int(std::min<int64_t>(blocks_for(ws.words, 256), int64_t(std::max(sms, 1)) * 8));
+        int(std::min<int64_t>(blocks_for(ws.words, 256), int64_t(device_sm_count()) * 8));
     remap_on_kernel<<<grid, 256, 0, stream>>>(ws.count, ws.capacity, ws.newid, ws.labels,
                                               ws.on_bits, ws.w, ws.wpr, ws.words);
   } else {
@@ -390,6 +387,13 @@ void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool o
                                                             ws.labels, ws.n);
   }
   CCL_CUDA_CHECK(cudaGetLastError());
+}
+
+int device_sm_count() {
+  int dev = 0, sms = 0;
+  CCL_CUDA_CHECK(cudaGetDevice(&dev));
+  CCL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return std::max(sms, 1);
 }
 
 bool remap_on_enabled() {

@@ -214,6 +214,8 @@ void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool o
                  cudaStream_t stream);
 constexpr bool kRemapOnDefault = true;
 bool remap_on_enabled();
+// The current device's multiprocessors (grids sized to stay resident).
+int device_sm_count();
 
 // A variant switch read from the environment: unset or empty gives `fallback`, "0" false,
 // anything else true. Callers read it once per process (a static).

@@ -67,9 +67,8 @@ __global__ void prop_loop(const uint8_t* __restrict__ img, uint8_t thr, int w, i
 int cooperative_grid(int threads) {
   static int grid = 0;  // per process: one device
   if (grid == 0) {
-    int dev = 0, sms = 0, per_sm = 0;
-    CCL_CUDA_CHECK(cudaGetDevice(&dev));
-    CCL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int per_sm = 0;
+    const int sms = device_sm_count();
     CCL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, prop_loop, threads, 0));
     SWL_CHECK(per_sm > 0, "propagate: the cooperative kernel cannot be resident");
     grid = sms * per_sm;
