@@ -204,7 +204,8 @@ class Report:
                         if m and a == "fast" and size == 4096:
                             fast4096[(d, c)] = m["median_ms"]
                 spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
-                file = saved.get(spec, {}).get("file")
+                # bench_ccl saves (and the peers time) the 4096^2 images only.
+                file = saved.get(spec, {}).get("file") if size == 4096 else None
                 for peer in ("cv2_stats8_ms", "cv2_labels8_ms", "cupyx_label8_ms", "cupyx_label4_ms",
                              "scipy_label4_ms"):
                     row.append(self.peer_ms(peers, file, peer))
@@ -238,7 +239,8 @@ class Report:
         if peers:
             for (d, c), ms in sorted(fast4096.items()):
                 spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
-                file = saved.get(spec, {}).get("file")
+                # bench_ccl saves (and the peers time) the 4096^2 images only.
+                file = saved.get(spec, {}).get("file") if size == 4096 else None
                 cu = self.peer_ms(peers, file, f"cupyx_label{c}_ms")
                 cv = self.peer_ms(peers, file, f"cv2_stats{c}_ms")
                 if cu:
