@@ -158,7 +158,7 @@ void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t thres
                       cudaStream_t stream);
 // Its second half (ccl_tiles_finish.cu): scan of the segment counts, statistics of components
 // that span tiles initialised, then per tile the label image and statistics.
-void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
+void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, bool eight, cudaStream_t stream,
                   StageEvents* ev);
 // Without an intensity image the finish may keep fewer slots per pass so that four blocks fit an
 // SM; SWEEPLINE_CCL_FINISH4=0/1 overrides this default once per process.
@@ -168,6 +168,10 @@ bool finish_four_enabled();
 // overrides this default once per process.
 constexpr bool kFinishFiveDefault = true;
 bool finish_five_enabled();
+// With 8-connectivity and five blocks, six blocks an SM and 800 slots instead
+// (SWEEPLINE_CCL_FINISH6).
+constexpr bool kFinishSixDefault = true;
+bool finish_six_enabled();
 // The finish adds up the statistics of components that span tiles in a per-tile table before
 // the global atomics (SWEEPLINE_CCL_BORDER_TABLE).
 constexpr bool kBorderTableDefault = true;
@@ -176,6 +180,10 @@ bool border_table_enabled();
 // default once per process (0: the arrays).
 constexpr bool kStatsRecordsDefault = true;
 bool stats_records_enabled();
+// The labelling's L2 hints (CacheHints in ccl_device.cuh, bits); SWEEPLINE_CCL_CACHE_HINTS=N
+// overrides this default once per process.
+constexpr int kCacheHintsDefault = 3;
+int cache_hints();
 // Once per process before any capture: the finish kernel's dynamic shared-memory limit.
 void tiled_prepare();
 void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,

@@ -92,7 +92,7 @@ template <bool kBalanced>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
     tile_label_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
-                      int16_t* loc, bool eight) {
+                      int16_t* loc, bool eight, int hints) {
   // Entries at tile-row run starts only: the parent; at the end also the root in bits 16..31.
   __shared__ int32_t s_uf[kTilePixels];
   __shared__ uint32_t s_bits[kTileRows][kTileWords];
@@ -105,7 +105,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   const int seg0 = blockIdx.x * kTileWords, y0 = blockIdx.y * kTileRows;
   const int seg = seg0 + lx, y = y0 + ly;
   const bool inside = seg < wpr && y < h;
-  const uint32_t bits = inside ? threshold_word(img, thr, w, y, seg) : 0u;
+  const uint32_t bits =
+      inside ? threshold_word(img, thr, w, y, seg, (hints & kHintImageLoads) != 0) : 0u;
   if (inside) on_bits[int64_t(y) * wpr + seg] = bits;
   s_bits[ly][lx] = bits;
   s_bord[ly][lx] = 0;
@@ -233,8 +234,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   }
   // The root of the pixel at bit i of word k in row r: in the upper bits of its word-local run
   // start's entry.
-  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr}, seg0, y0, cont, lr, s_bits,
-                s_bord, TileBorderList{&s_nborder, s_border}, [&](int r, int k, int i) {
+  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints}, seg0, y0, cont, lr,
+                s_bits, s_bord, TileBorderList{&s_nborder, s_border}, [&](int r, int k, int i) {
                   return s_uf[r * kTilePix + k * 32 + run_start(s_bits[r][k], i)] >> 16;
                 });
 }
@@ -438,7 +439,8 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
   } else {
     auto kernel = tiles_balance_enabled(false) ? tile_label_kernel<true> : tile_label_kernel<false>;
     kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf,
-                                               ws.on_bits, ws.root_bits, ws.bord_bits, loc, eight);
+                                               ws.on_bits, ws.root_bits, ws.bord_bits, loc, eight,
+                                               cache_hints());
     CCL_CUDA_CHECK(cudaGetLastError());
   }
   if (ev) ev->mark("init", stream);
@@ -455,7 +457,7 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
                                                              ws.seg_offsets, ws.seg_blocks);
   CCL_CUDA_CHECK(cudaGetLastError());
   if (ev) ev->mark("roots", stream);
-  tiled_finish(ws, d_intensity, stream, ev);
+  tiled_finish(ws, d_intensity, eight, stream, ev);
 }
 
 }  // namespace sweepline::gpu::cuda::ccl_detail
