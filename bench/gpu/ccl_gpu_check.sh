@@ -97,8 +97,9 @@ if [ -x "$T" ] && [ -n "${CHECK_VARIANTS:-}" ]; then
   done
 fi
 # NCU="REGEX@SPEC@CONN ...": one Nsight Compute report per entry (the first launch of the kernels
-# matching REGEX while bench_ccl runs image SPEC at connectivity CONN) and its details page (the
-# report itself comes back in the tgz; `--page source --csv` exports no metrics there).
+# matching REGEX while bench_ccl runs image SPEC at connectivity CONN), its details page and its
+# warp-state samples by phase (scripts/ncu-phases.py on the SASS source page; the CUDA-source page
+# exports no metrics). The report itself comes back in the tgz.
 if [ -x "$BC" ] && [ -n "${NCU:-}" ]; then
   NCUB=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   for e in $NCU; do
@@ -112,6 +113,9 @@ if [ -x "$BC" ] && [ -n "${NCU:-}" ]; then
       > "$OUT/$n.log" 2>&1
     step "ncu rc=$?"
     "$NCUB" -i "$OUT/$n.ncu-rep" --page details > "$OUT/${n}_details.txt" 2>&1
+    # Warp-state samples per SASS instruction, grouped into the kernel's barrier-separated phases.
+    "$NCUB" -i "$OUT/$n.ncu-rep" --page source --csv --print-source sass > "$OUT/${n}_sass.csv" 2>&1
+    python3 scripts/ncu-phases.py "$OUT/${n}_sass.csv" 5 > "$OUT/${n}_phases.txt" 2>&1
   done
 fi
 step "done"

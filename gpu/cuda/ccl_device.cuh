@@ -248,7 +248,8 @@ struct TileOutputs {
   uint32_t* bord_bits;
   int16_t* loc;
   int w, h, wpr;
-  int hints;  // CacheHints
+  int hints;      // CacheHints
+  bool pair_loc;  // with kPairRows: one root lookup for both rows of a pair (pair_loc_enabled)
 };
 
 // The tile kernels' common epilogue (kTileRows x kTileWords threads, thread (ly, lx) owning word
@@ -274,7 +275,9 @@ struct TileBorderList {
   uint16_t* items;
 };
 
-template <class RootOf>
+// kPairRows: root_of(2m, k, i) == root_of(2m + 1, k, i) (the pair kernel's nodes are runs of row
+// pairs, so a column's on pixels in a pair share their root): one lookup serves both rows.
+template <bool kPairRows = false, class RootOf>
 __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, int y0, uint32_t cont,
                                               uint32_t lr, const uint32_t (*s_bits)[kTileWords],
                                               uint32_t (*s_bord)[kTileWords], TileBorderList border,
@@ -322,18 +325,34 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
   const int k = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
   const int x = (seg0 + k) * 32 + lane;
   const int64_t col = int64_t(seg0) * 64 + k * 32 + lane;
-  for (int r = 0; r < kTileRows; ++r) {
-    const int yy = y0 + r;
-    if (yy >= o.h || seg0 + k >= o.wpr) break;  // uniform across the warp
-    const uint32_t word = s_bits[r][k];
-    if (word == 0) continue;  // the finish reads no local roots for an empty word
-    const int16_t v = ((word >> lane) & 1u) ? int16_t(root_of(r, k, lane)) : int16_t(-1);
-    if (x < o.w) {
-      int16_t* at = o.loc + 2 * int64_t(yy) * o.w + col;
-      if (o.hints & kHintLocStores)
-        __stcs(at, v);
-      else
-        *at = v;
+  auto store = [&](int yy, int16_t v) {
+    if (x >= o.w) return;
+    int16_t* at = o.loc + 2 * int64_t(yy) * o.w + col;
+    if (o.hints & kHintLocStores)
+      __stcs(at, v);
+    else
+      *at = v;
+  };
+  if (seg0 + k >= o.wpr) return;  // uniform across the warp
+  if (kPairRows && o.pair_loc) {
+    for (int m = 0; m < kTileRows / 2; ++m) {
+      const int yy = y0 + 2 * m;
+      if (yy >= o.h) break;  // uniform across the warp
+      // Rows past the frame hold no on pixel (their words are 0).
+      const uint32_t w0 = s_bits[2 * m][k], w1 = s_bits[2 * m + 1][k];
+      if ((w0 | w1) == 0) continue;  // the finish reads no local roots for an empty word
+      const bool on0 = (w0 >> lane) & 1u, on1 = (w1 >> lane) & 1u;
+      const int16_t key = (on0 || on1) ? int16_t(root_of(2 * m, k, lane)) : int16_t(-1);
+      if (w0) store(yy, on0 ? key : int16_t(-1));
+      if (w1) store(yy + 1, on1 ? key : int16_t(-1));
+    }
+  } else {
+    for (int r = 0; r < kTileRows; ++r) {
+      const int yy = y0 + r;
+      if (yy >= o.h) break;  // uniform across the warp
+      const uint32_t word = s_bits[r][k];
+      if (word == 0) continue;  // the finish reads no local roots for an empty word
+      store(yy, ((word >> lane) & 1u) ? int16_t(root_of(r, k, lane)) : int16_t(-1));
     }
   }
 }

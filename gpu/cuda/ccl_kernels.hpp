@@ -147,6 +147,10 @@ bool fast_pairs4_enabled();
 // at densities 0.3-0.6); SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides this default once per process.
 constexpr bool kPairsCompactDefault = true;
 bool pairs_compact_enabled();
+// The pair kernel writes a pair's two rows of int16 local roots from one root lookup a column;
+// SWEEPLINE_CCL_PAIR_LOC=0/1 overrides this default once per process (0: a lookup a pixel).
+constexpr bool kPairLocDefault = true;
+bool pair_loc_enabled();
 // The tile kernels' unions: each warp's contacts handed out evenly over its lanes instead of a
 // loop per thread over its own word. Measured 10:42 UTC on the H100: pairs (8-connectivity)
 // 331 -> 266 us at 0.5, rows (4-connectivity) 1-8 us slower, so on for pairs only;

@@ -234,8 +234,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   }
   // The root of the pixel at bit i of word k in row r: in the upper bits of its word-local run
   // start's entry.
-  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints}, seg0, y0, cont, lr,
-                s_bits, s_bord, TileBorderList{&s_nborder, s_border}, [&](int r, int k, int i) {
+  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints, false}, seg0, y0, cont,
+                lr, s_bits, s_bord, TileBorderList{&s_nborder, s_border}, [&](int r, int k, int i) {
                   return s_uf[r * kTilePix + k * 32 + run_start(s_bits[r][k], i)] >> 16;
                 });
 }

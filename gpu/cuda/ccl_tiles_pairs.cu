@@ -173,7 +173,7 @@ template <bool kCompact, bool kBalanced, bool kSeed, bool kEight>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCompact ? 8 : 6))
     tile_pairs_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
-                      int16_t* loc, int hints) {
+                      int16_t* loc, int hints, bool pair_loc) {
   // Not compact: row 2k holds the packed parents at pair-run starts, row 2k + 1 the root's key at
   // word-local starts. Compact: parents in s_uf[k * 256 + column], keys in s_key likewise.
   constexpr int kStride = kCompact ? kTilePix : 2 * kTilePix;
@@ -377,9 +377,10 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
     }
   }
   // The root of the pixel at bit i of word k in row r: the key at its word-local pair-run start.
-  tile_epilogue(
-      TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints}, seg0, y0, cont, lr, s_bits,
-      s_bord, TileBorderList{&s_nborder, kCompact ? reinterpret_cast<uint16_t*>(s_uf) : s_border},
+  tile_epilogue<true>(
+      TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints, pair_loc}, seg0, y0, cont, lr,
+      s_bits, s_bord,
+      TileBorderList{&s_nborder, kCompact ? reinterpret_cast<uint16_t*>(s_uf) : s_border},
       [&](int r, int k, int i) {
         return key_at(
             r / 2, k * 32 + local_start<kEight>(s_or[r / 2][k], kEight ? 0u : s_st[r / 2][k], i));
@@ -406,6 +407,12 @@ bool tiles_balance_enabled(bool pairs) {
   return pairs ? kPairsBalanceDefault : kRowsBalanceDefault;
 }
 
+bool pair_loc_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_PAIR_LOC=0/1 overrides the default.
+  static const bool on = env_switch("SWEEPLINE_CCL_PAIR_LOC", kPairLocDefault);
+  return on;
+}
+
 bool fast_pairs_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_PAIRS=0/1 overrides the default.
   static const bool on = env_switch("SWEEPLINE_CCL_PAIRS", kFastPairsDefault);
@@ -425,7 +432,7 @@ void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t thres
   auto launch = [&](auto kernel) {
     kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf,
                                                ws.on_bits, ws.root_bits, ws.bord_bits, loc,
-                                               cache_hints());
+                                               cache_hints(), pair_loc_enabled());
   };
   const bool compact = pairs_compact_enabled(), balanced = tiles_balance_enabled(true);
   if (compact && balanced)
