@@ -176,6 +176,10 @@ bool finish_five_enabled();
 // (SWEEPLINE_CCL_FINISH6).
 constexpr bool kFinishSixDefault = true;
 bool finish_six_enabled();
+// The finish writes the labels of two rows a step, one slot lookup a column (a tile's vertically
+// adjacent on pixels share their component); SWEEPLINE_CCL_FINISH_PAIRS=0/1 overrides this.
+constexpr bool kFinishPairsDefault = true;
+bool finish_pairs_enabled();
 // The finish adds up the statistics of components that span tiles in a per-tile table before
 // the global atomics (SWEEPLINE_CCL_BORDER_TABLE).
 constexpr bool kBorderTableDefault = true;

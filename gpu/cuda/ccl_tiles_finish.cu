@@ -300,7 +300,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
                        const uint32_t* __restrict__ seg_local,
                        const uint32_t* __restrict__ seg_blocks,
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
-                       Stats st, int64_t capacity, bool narrow, bool border_table, int hints) {
+                       Stats st, int64_t capacity, bool narrow, bool border_table, int hints,
+                       bool pair_labels) {
   constexpr bool kPack = !kWeighted;
   constexpr int S = kSlots<kWeighted, kBlocks>;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -581,24 +582,43 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
           flush(cur, a_sw, a_swx, a_sw * uint32_t(ly), a_n, a_xmn, a_xmx, uint32_t(ly), a_pk);
       }
     }
-    // Labels: warp k, word column k, one pixel per lane.
+    // Labels: warp k, word column k, one pixel per lane. With pair_labels two rows a step: two
+    // on pixels one above the other in a tile are in one tile component, so one slot lookup
+    // serves both.
     {
       const int k = warp, c = k * 32 + lane, x = x0 + c;
-      if (seg0 + k < wpr && x < w)
-        for (int r = 0; r < kTileRows && y0 + r < h; ++r) {
-          const int v = s_loc[r * kTilePix + c];
-          int slot = -1;
-          if (v != -1) slot = v < -1 ? -v - 2 : -int(s_loc[v]) - 2;
-          const bool in = slot >= b0 && slot < b1;
-          if (in || (pass == 0 && slot < 0)) {
-            const int32_t id = in ? int32_t(s_id[slot - b0] & ~kBorderFlag) : 0;
-            int32_t* at = labels + int64_t(y0 + r) * w + x;
-            if (hints & kHintFinishStream)
-              __stcs(at, id);
-            else
-              *at = id;
+      auto put = [&](int r, bool on, int slot, int32_t id) {
+        const bool in = on && slot >= b0 && slot < b1;
+        if (!in && !(pass == 0 && !on)) return;
+        int32_t* at = labels + int64_t(y0 + r) * w + x;
+        const int32_t v = in ? id : 0;
+        if (hints & kHintFinishStream)
+          __stcs(at, v);
+        else
+          *at = v;
+      };
+      auto slot_of = [&](int v) { return v < -1 ? -v - 2 : -int(s_loc[v]) - 2; };
+      auto id_of = [&](int slot) {
+        return slot >= b0 && slot < b1 ? int32_t(s_id[slot - b0] & ~kBorderFlag) : 0;
+      };
+      if (seg0 + k < wpr && x < w) {
+        if (pair_labels) {
+          for (int r = 0; r < kTileRows && y0 + r < h; r += 2) {
+            const int v0 = s_loc[r * kTilePix + c], v1 = s_loc[(r + 1) * kTilePix + c];
+            const int v = v0 != -1 ? v0 : v1;
+            const int slot = v != -1 ? slot_of(v) : -1;
+            const int32_t id = v != -1 ? id_of(slot) : 0;
+            put(r, v0 != -1, slot, id);
+            if (y0 + r + 1 < h) put(r + 1, v1 != -1, slot, id);
+          }
+        } else {
+          for (int r = 0; r < kTileRows && y0 + r < h; ++r) {
+            const int v = s_loc[r * kTilePix + c];
+            const int slot = v != -1 ? slot_of(v) : -1;
+            put(r, v != -1, slot, v != -1 ? id_of(slot) : 0);
           }
         }
+      }
     }
     __syncthreads();
     // Statistics out, one slot per thread (consecutive ids of a row from consecutive threads):
@@ -720,6 +740,12 @@ bool stats_records_enabled() {
   return on;
 }
 
+bool finish_pairs_enabled() {
+  // Chosen once per process; SWEEPLINE_CCL_FINISH_PAIRS=0/1 overrides the default.
+  static const bool on = env_switch("SWEEPLINE_CCL_FINISH_PAIRS", kFinishPairsDefault);
+  return on;
+}
+
 bool finish_six_enabled() {
   // Chosen once per process; SWEEPLINE_CCL_FINISH6=0/1 overrides the default.
   static const bool on = env_switch("SWEEPLINE_CCL_FINISH6", kFinishSixDefault);
@@ -785,7 +811,7 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, bool eight, c
     kernel<<<tiles, kTileThreads, shared, stream>>>(
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, seg_blocks,
         intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity, narrow, table,
-        cache_hints());
+        cache_hints(), finish_pairs_enabled());
   };
   // Without an intensity image: six blocks an SM with 8-connectivity, five, four or three (the
   // switches).
