@@ -83,17 +83,18 @@ __device__ __forceinline__ void unite(int32_t* uf, int32_t a, int32_t b) {
   }
 }
 
-// Word `seg` of row y thresholded: bit i set when pixel 32 * seg + i is above `thr`. The caller
-// keeps y and seg inside the image.
-// The labelling's L2 hints (SWEEPLINE_CCL_CACHE_HINTS, bits): data read or written once and
-// not soon is marked evict-first, so that the forest entries and bit planes the border unions and
-// root finds chase stay in L2 (they missed it 39 % of the time at 8-connectivity 0.5).
+// The labelling's L2 hints (SWEEPLINE_CCL_CACHE_HINTS, bits): data read or written once is
+// marked evict-first so that it does not push out what later kernels read again. Measured on the
+// H100 (docs/perf/labelling.md, 2026-11-26): bits 1 and 2 gain 2-6 us on sparse frames, mostly in
+// the finish; bit 4 is slower and off by default.
 enum CacheHints : int {
   kHintLocStores = 1,     // the tile kernels' int16 local roots
   kHintFinishStream = 2,  // the finish's reads of them and its label stores
   kHintImageLoads = 4,    // the tile kernels' reads of the image
 };
 
+// Word `seg` of row y thresholded: bit i set when pixel 32 * seg + i is above `thr`. The caller
+// keeps y and seg inside the image. stream: the image is read evict-first (kHintImageLoads).
 __device__ __forceinline__ uint32_t threshold_word(const uint8_t* __restrict__ img, uint8_t thr,
                                                    int w, int y, int seg, bool stream = false) {
   const int x0 = seg * 32;
