@@ -85,32 +85,24 @@ __device__ __forceinline__ void unite(int32_t* uf, int32_t a, int32_t b) {
 
 // The labelling's L2 hints (SWEEPLINE_CCL_CACHE_HINTS, bits): data read or written once is
 // marked evict-first so that it does not push out what later kernels read again. Measured on the
-// H100 (docs/perf/labelling.md, 2026-11-26): bits 1 and 2 gain 2-6 us on sparse frames, mostly in
-// the finish; bit 4 is slower and off by default.
+// H100 (docs/perf/labelling.md, 2026-11-26): both bits gain 2-6 us on sparse frames, mostly in
+// the finish. (The image's reads marked so were slower and are not offered.)
 enum CacheHints : int {
   kHintLocStores = 1,     // the tile kernels' int16 local roots
   kHintFinishStream = 2,  // the finish's reads of them and its label stores
-  kHintImageLoads = 4,    // the tile kernels' reads of the image
 };
 
 // Word `seg` of row y thresholded: bit i set when pixel 32 * seg + i is above `thr`. The caller
-// keeps y and seg inside the image. stream: the image is read evict-first (kHintImageLoads).
+// keeps y and seg inside the image.
 __device__ __forceinline__ uint32_t threshold_word(const uint8_t* __restrict__ img, uint8_t thr,
-                                                   int w, int y, int seg, bool stream = false) {
+                                                   int w, int y, int seg) {
   const int x0 = seg * 32;
   const int n = min(32, w - x0);
   const uint8_t* src = img + int64_t(y) * w + x0;
   uint32_t bits = 0;
   if (n == 32 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
     const uint4* v = reinterpret_cast<const uint4*>(src);
-    uint4 a, b;
-    if (stream) {
-      a = __ldcs(v);
-      b = __ldcs(v + 1);
-    } else {
-      a = __ldg(v);
-      b = __ldg(v + 1);
-    }
+    uint4 a = __ldg(v), b = __ldg(v + 1);
     const uint32_t q[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
     const uint32_t t4 = uint32_t(thr) * 0x01010101u;
 #pragma unroll

@@ -107,11 +107,7 @@ __global__ void roots_kernel(int32_t* uf, const uint32_t* __restrict__ on_bits, 
 
 }  // namespace
 
-bool fast_tiles_enabled() {
-  // The tiled variant is chosen once per process; SWEEPLINE_CCL_TILES=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_TILES", kFastTilesDefault);
-  return on;
-}
+SWL_CCL_SWITCH(fast_tiles_enabled, "SWEEPLINE_CCL_TILES", kFastTilesDefault)
 
 bool fast_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
                 cudaStream_t stream, StageEvents* ev) {

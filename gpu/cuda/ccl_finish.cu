@@ -396,11 +396,7 @@ int device_sm_count() {
   return std::max(sms, 1);
 }
 
-bool remap_on_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_REMAP_ON=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_REMAP_ON", kRemapOnDefault);
-  return on;
-}
+SWL_CCL_SWITCH(remap_on_enabled, "SWEEPLINE_CCL_REMAP_ON", kRemapOnDefault)
 
 void StageEvents::mark(const char* stage, cudaStream_t s) {
   if (used >= kMax) return;

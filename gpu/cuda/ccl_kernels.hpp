@@ -241,6 +241,13 @@ inline bool env_switch(const char* name, bool fallback) {
   return fallback;
 }
 
+// Defines `bool fn()`: the switch NAME (env_switch) read once per process, `fallback` when unset.
+#define SWL_CCL_SWITCH(fn, name, fallback)             \
+  bool fn() {                                          \
+    static const bool on = env_switch(name, fallback); \
+    return on;                                         \
+  }
+
 inline int blocks_for(int64_t n, int threads) {
   return int((n + threads - 1) / threads);
 }

@@ -105,8 +105,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   const int seg0 = blockIdx.x * kTileWords, y0 = blockIdx.y * kTileRows;
   const int seg = seg0 + lx, y = y0 + ly;
   const bool inside = seg < wpr && y < h;
-  const uint32_t bits =
-      inside ? threshold_word(img, thr, w, y, seg, (hints & kHintImageLoads) != 0) : 0u;
+  const uint32_t bits = inside ? threshold_word(img, thr, w, y, seg) : 0u;
   if (inside) on_bits[int64_t(y) * wpr + seg] = bits;
   s_bits[ly][lx] = bits;
   s_bord[ly][lx] = 0;

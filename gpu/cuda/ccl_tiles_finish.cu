@@ -721,17 +721,9 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
 
 }  // namespace
 
-bool finish_four_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_FINISH4=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_FINISH4", kFinishFourDefault);
-  return on;
-}
+SWL_CCL_SWITCH(finish_four_enabled, "SWEEPLINE_CCL_FINISH4", kFinishFourDefault)
 
-bool border_table_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_BORDER_TABLE=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_BORDER_TABLE", kBorderTableDefault);
-  return on;
-}
+SWL_CCL_SWITCH(border_table_enabled, "SWEEPLINE_CCL_BORDER_TABLE", kBorderTableDefault)
 
 int cache_hints() {
   // Read once per process; SWEEPLINE_CCL_CACHE_HINTS=N (bits of CacheHints) overrides the default.
@@ -742,29 +734,13 @@ int cache_hints() {
   return hints;
 }
 
-bool stats_records_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_RECORDS=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_RECORDS", kStatsRecordsDefault);
-  return on;
-}
+SWL_CCL_SWITCH(stats_records_enabled, "SWEEPLINE_CCL_RECORDS", kStatsRecordsDefault)
 
-bool finish_pairs_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_FINISH_PAIRS=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_FINISH_PAIRS", kFinishPairsDefault);
-  return on;
-}
+SWL_CCL_SWITCH(finish_pairs_enabled, "SWEEPLINE_CCL_FINISH_PAIRS", kFinishPairsDefault)
 
-bool finish_six_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_FINISH6=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_FINISH6", kFinishSixDefault);
-  return on;
-}
+SWL_CCL_SWITCH(finish_six_enabled, "SWEEPLINE_CCL_FINISH6", kFinishSixDefault)
 
-bool finish_five_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_FINISH5=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_FINISH5", kFinishFiveDefault);
-  return on;
-}
+SWL_CCL_SWITCH(finish_five_enabled, "SWEEPLINE_CCL_FINISH5", kFinishFiveDefault)
 
 template <class K>
 void allow_shared(K kernel, size_t bytes) {

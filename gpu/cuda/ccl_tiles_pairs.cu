@@ -199,8 +199,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
   const int seg0 = blockIdx.x * kTileWords, y0 = blockIdx.y * kTileRows;
   const int seg = seg0 + lx, y = y0 + ly;
   const bool inside = seg < wpr && y < h;
-  const uint32_t bits =
-      inside ? threshold_word(img, thr, w, y, seg, (hints & kHintImageLoads) != 0) : 0u;
+  const uint32_t bits = inside ? threshold_word(img, thr, w, y, seg) : 0u;
   if (inside) on_bits[int64_t(y) * wpr + seg] = bits;
   s_bits[ly][lx] = bits;
   s_bord[ly][lx] = 0;
@@ -389,11 +388,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kCo
 
 }  // namespace
 
-bool pairs_compact_enabled() {
-  // SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides kPairsCompactDefault once per process.
-  static const bool on = env_switch("SWEEPLINE_CCL_PAIRS_COMPACT", kPairsCompactDefault);
-  return on;
-}
+SWL_CCL_SWITCH(pairs_compact_enabled, "SWEEPLINE_CCL_PAIRS_COMPACT", kPairsCompactDefault)
 
 bool tiles_balance_enabled(bool pairs) {
   // SWEEPLINE_CCL_BALANCE=0/1 overrides kPairsBalanceDefault / kRowsBalanceDefault once per
@@ -407,23 +402,11 @@ bool tiles_balance_enabled(bool pairs) {
   return pairs ? kPairsBalanceDefault : kRowsBalanceDefault;
 }
 
-bool pair_loc_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_PAIR_LOC=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_PAIR_LOC", kPairLocDefault);
-  return on;
-}
+SWL_CCL_SWITCH(pair_loc_enabled, "SWEEPLINE_CCL_PAIR_LOC", kPairLocDefault)
 
-bool fast_pairs_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_PAIRS=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_PAIRS", kFastPairsDefault);
-  return on;
-}
+SWL_CCL_SWITCH(fast_pairs_enabled, "SWEEPLINE_CCL_PAIRS", kFastPairsDefault)
 
-bool fast_pairs4_enabled() {
-  // Chosen once per process; SWEEPLINE_CCL_PAIRS4=0/1 overrides the default.
-  static const bool on = env_switch("SWEEPLINE_CCL_PAIRS4", kFastPairs4Default);
-  return on;
-}
+SWL_CCL_SWITCH(fast_pairs4_enabled, "SWEEPLINE_CCL_PAIRS4", kFastPairs4Default)
 
 void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, bool eight,
                       cudaStream_t stream) {

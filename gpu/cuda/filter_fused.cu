@@ -472,14 +472,7 @@ __device__ __forceinline__ void store2(Out8 out, int x, int y, int w, uint32_t l
     row[x] = uint8_t(lo);
     if (x + 1 < w) row[x + 1] = uint8_t(hi);
   }
-  if (out.surf) {
-    if ((x & 1) == 0 && x + 1 < w) {  // one 2-byte store
-      surf2Dwrite(uint16_t(__byte_perm(lo, hi, 0x0040u)), cudaSurfaceObject_t(out.surf), x, y);
-    } else {
-      surf2Dwrite(uint8_t(lo), cudaSurfaceObject_t(out.surf), x, y);
-      if (x + 1 < w) surf2Dwrite(uint8_t(hi), cudaSurfaceObject_t(out.surf), x + 1, y);
-    }
-  }
+  if (out.surf) surf_store2(out.surf, x, y, w, uint8_t(lo), uint8_t(hi));
 }
 
 // Column pass, pair-shared: output rows ty0 .. ty0 + 63 from mid rows 0 .. THI - 1.

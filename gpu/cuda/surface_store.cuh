@@ -10,6 +10,18 @@
 
 namespace sweepline::gpu::cuda {
 
+// Bytes lo and hi at x and x + 1 of row y (hi dropped from w on): one 2-byte store where aligned.
+__device__ __forceinline__ void surf_store2(unsigned long long surf, int x, int y, int w,
+                                            uint8_t lo, uint8_t hi) {
+  const cudaSurfaceObject_t s = cudaSurfaceObject_t(surf);
+  if ((x & 1) == 0 && x + 1 < w) {
+    surf2Dwrite(uint16_t(lo | hi << 8), s, x, y);
+    return;
+  }
+  surf2Dwrite(lo, s, x, y);
+  if (x + 1 < w) surf2Dwrite(hi, s, x + 1, y);
+}
+
 // Bytes i = 0 .. n - 1 of `packed` (n <= 4) at x + i, row y; the columns from w on are dropped.
 __device__ __forceinline__ void surf_store4(unsigned long long surf, int x, int y, int w,
                                             uint32_t packed) {
