@@ -241,8 +241,10 @@ struct TileOutputs {
   uint32_t* bord_bits;
   int16_t* loc;
   int w, h, wpr;
-  int hints;      // CacheHints
-  bool pair_loc;  // with kPairRows: one root lookup for both rows of a pair (pair_loc_enabled)
+  int hints;  // CacheHints
+  // pair_loc_enabled(): one int16 a pair column (rows 2m and 2m + 1 of the tile) in row 2m's
+  // region, else one a pixel.
+  bool pair_loc;
 };
 
 // The tile kernels' common epilogue (kTileRows x kTileWords threads, thread (ly, lx) owning word
@@ -255,10 +257,12 @@ struct TileOutputs {
 // the caller before a barrier) and handed out over all threads, so that the block does not wait
 // on the top and bottom rows' threads (12 % of the 4-connected tile kernel's stall samples at
 // density 0.7 were that barrier). Then per word the root bits of components inside the tile (lr:
-// this word's local roots), the border tile-root bits and their self entries; then per pixel (warp
-// k: word column k, lane: pixel) the local root as int16 into the tile's own label region (the
-// finish reads it back before it writes the labels there; -1 off), skipping words with no on
-// pixel (most of a radar frame: the finish reads none for them).
+// this word's local roots), the border tile-root bits and their self entries; then (warp k: word
+// column k, lane: pixel) the local roots as int16 into the tile's own label region, which the
+// finish reads back before it writes the labels there. With o.pair_loc one entry serves a pair
+// column (rows 2m and 2m + 1: their on pixels are one above the other, so one tile component)
+// and sits in row 2m's region; -1 where neither is on. Else one entry a pixel (-1 off). Words
+// (pair words) with no on pixel are skipped (most of a radar frame: the finish reads none).
 // The pixels of a tile that touch another tile, ly << 8 | lx << 5 | bit, in shared memory: at
 // most the first and last rows (2 x 256) and the outer columns (2 x 32). The items may alias
 // shared memory that is dead by the epilogue (the compact pair kernel's parents).
@@ -327,7 +331,19 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
       *at = v;
   };
   if (seg0 + k >= o.wpr) return;  // uniform across the warp
-  if (kPairRows && o.pair_loc) {
+  if (o.pair_loc) {
+    for (int m = 0; m < kTileRows / 2; ++m) {
+      const int yy = y0 + 2 * m;
+      if (yy >= o.h) break;  // uniform across the warp
+      // Rows past the frame hold no on pixel (their words are 0).
+      const uint32_t w0 = s_bits[2 * m][k], w1 = s_bits[2 * m + 1][k];
+      if ((w0 | w1) == 0) continue;  // the finish reads no local roots for an empty pair word
+      const bool on0 = (w0 >> lane) & 1u, on1 = (w1 >> lane) & 1u;
+      // (The pair kernel's root_of takes either row of a pair column.)
+      store(yy, (on0 || on1) ? int16_t(root_of(on0 || kPairRows ? 2 * m : 2 * m + 1, k, lane))
+                             : int16_t(-1));
+    }
+  } else if (kPairRows) {
     for (int m = 0; m < kTileRows / 2; ++m) {
       const int yy = y0 + 2 * m;
       if (yy >= o.h) break;  // uniform across the warp

@@ -147,8 +147,10 @@ bool fast_pairs4_enabled();
 // at densities 0.3-0.6); SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides this default once per process.
 constexpr bool kPairsCompactDefault = true;
 bool pairs_compact_enabled();
-// The pair kernel writes a pair's two rows of int16 local roots from one root lookup a column;
-// SWEEPLINE_CCL_PAIR_LOC=0/1 overrides this default once per process (0: a lookup a pixel).
+// The tile kernels hand the finish one int16 local root a pair column (rows 2m and 2m + 1 of a
+// tile: their on pixels share a tile component), in row 2m's part of the label image: half the
+// bytes of one a pixel; SWEEPLINE_CCL_PAIR_LOC=0/1 overrides this default once per process (0:
+// one a pixel, both rows from one lookup in the pair kernel).
 constexpr bool kPairLocDefault = true;
 bool pair_loc_enabled();
 // The tile kernels' unions: each warp's contacts handed out evenly over its lanes instead of a
@@ -162,7 +164,7 @@ void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t thres
                       cudaStream_t stream);
 // Its second half (ccl_tiles_finish.cu): scan of the segment counts, statistics of components
 // that span tiles initialised, then per tile the label image and statistics.
-void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, bool eight, cudaStream_t stream,
+void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
                   StageEvents* ev);
 // Without an intensity image the finish may keep fewer slots per pass so that four blocks fit an
 // SM; SWEEPLINE_CCL_FINISH4=0/1 overrides this default once per process.

@@ -5,8 +5,9 @@
 //   row runs of the tile on a shared-memory union-find (roots = minimum local index = minimum
 //   raster index, so the partition and its numbering stay deterministic; a run's first contact
 //   with the row above is its initial parent, only the further contacts are unions), and writes
-//   * each pixel's local root (flattened) as int16 into the label image's own tile region
-//     (scratch: the finish reads it back before it writes the labels there),
+//   * the local roots (flattened) as int16 into the label image's own tile region, one a pair
+//     column of rows 2m and 2m + 1 (scratch: the finish reads them back before it writes the
+//     labels there),
 //   * root bits of components that stay inside the tile (root_bits) and tile-root bits of those
 //     with a pixel next to an on pixel of another tile (bord_bits),
 //   * forest entries only where the global unions need them: each such border pixel points to its
@@ -92,7 +93,7 @@ template <bool kBalanced>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
     tile_label_kernel(const uint8_t* __restrict__ img, uint8_t thr, int w, int h, int wpr,
                       int32_t* uf, uint32_t* on_bits, uint32_t* root_bits, uint32_t* bord_bits,
-                      int16_t* loc, bool eight, int hints) {
+                      int16_t* loc, bool eight, int hints, bool pair_loc) {
   // Entries at tile-row run starts only: the parent; at the end also the root in bits 16..31.
   __shared__ int32_t s_uf[kTilePixels];
   __shared__ uint32_t s_bits[kTileRows][kTileWords];
@@ -233,8 +234,9 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, 6))
   }
   // The root of the pixel at bit i of word k in row r: in the upper bits of its word-local run
   // start's entry.
-  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints, false}, seg0, y0, cont,
-                lr, s_bits, s_bord, TileBorderList{&s_nborder, s_border}, [&](int r, int k, int i) {
+  tile_epilogue(TileOutputs{uf, root_bits, bord_bits, loc, w, h, wpr, hints, pair_loc}, seg0, y0,
+                cont, lr, s_bits, s_bord, TileBorderList{&s_nborder, s_border},
+                [&](int r, int k, int i) {
                   return s_uf[r * kTilePix + k * 32 + run_start(s_bits[r][k], i)] >> 16;
                 });
 }
@@ -439,7 +441,7 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
     auto kernel = tiles_balance_enabled(false) ? tile_label_kernel<true> : tile_label_kernel<false>;
     kernel<<<tiles, kTileThreads, 0, stream>>>(d_image, threshold, ws.w, ws.h, ws.wpr, ws.uf,
                                                ws.on_bits, ws.root_bits, ws.bord_bits, loc, eight,
-                                               cache_hints());
+                                               cache_hints(), pair_loc_enabled());
     CCL_CUDA_CHECK(cudaGetLastError());
   }
   if (ev) ev->mark("init", stream);
@@ -456,7 +458,7 @@ void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, 
                                                              ws.seg_offsets, ws.seg_blocks);
   CCL_CUDA_CHECK(cudaGetLastError());
   if (ev) ev->mark("roots", stream);
-  tiled_finish(ws, d_intensity, eight, stream, ev);
+  tiled_finish(ws, d_intensity, stream, ev);
 }
 
 }  // namespace sweepline::gpu::cuda::ccl_detail

@@ -7,8 +7,10 @@
 // - border_scan_kernel (rows of whole tiles, as 4096 wide; else the scan kernel and then
 //   border_init_kernel): each block its offset (the scan, fused) and identities for the
 //   statistics of components that span tiles (the only ones accumulated with global atomics).
-// - tile_finish_kernel: per tile, reads back the local roots (int16, written by the labelling
-//   into the label image's own tile region), numbers the tile's local components ("slots"),
+// - tile_finish_kernel: per tile, reads back the local roots (int16, one a pair column of rows 2m
+//   and 2m + 1, written by the labelling into the label image's own tile region; with
+//   SWEEPLINE_CCL_PAIR_LOC=0 one a pixel, merged into the pair columns here), numbers the tile's
+//   local components ("slots"),
 //   accumulates each row run into its slot (shared-memory atomics, closed forms without an
 //   intensity image), writes the labels, then per component either stores its final statistics
 //   (inside the tile: no atomics, consecutive ids from consecutive threads) or adds them once per
@@ -34,28 +36,34 @@ constexpr uint32_t kPending = 0xffffffffu;  // in s_ymx while a slot's id is sti
 
 // Slots per pass, by the blocks an SM the kernel is built for (kBlocks): three 256-thread blocks
 // fit 1536 (the densest noise has ~1100 components per tile; checkerboards up to 4096 take extra
-// passes). Without an intensity image: 1280 slots for four blocks, 1152 for five (2048 tiles of a
-// 4096^2 frame in fewer waves, more warps to hide the shared-memory latency; a tile with more
-// components takes a second pass). With one: 1280, three blocks.
-// Six blocks (8-connectivity: at most ~600 components a tile on random images, against ~1100
-// with 4-connectivity) take 800: 2048 tiles in 2.6 waves of 792 blocks instead of 3.1 of 660.
+// passes). Without an intensity image: 1280 slots for four blocks, 1152 for five, 1088 for six
+// (2048 tiles of a 4096^2 frame in fewer waves, more warps to hide the shared-memory latency; a
+// tile with more components takes a second pass). With one: 1280, three blocks.
 template <bool kWeighted, int kBlocks = 3>
 constexpr int kSlots = kWeighted || kBlocks == 4 ? 1280
-                       : kBlocks >= 6            ? 800
+                       : kBlocks >= 6            ? 1088
                        : kBlocks == 5            ? 1152
                                                  : 1536;
-// Per slot: id, weight sum (with the sum of local y packed in when unweighted), sum of x, sum of y
-// (weighted only), box columns and last row; weighted also the area and peak. The top row rides
-// above the sum of x (unweighted) or the area (weighted): kRowShift.
+// Local roots (int16 a pair column), with an intensity image its bytes, the on bits (transposed:
+// [word column][row]), the row-root bits, row offsets, warp counts. Per slot: id, weight sum (with
+// the sum of local y packed in when unweighted), sum of x, sum of y (weighted only), box columns
+// and last row; weighted also the area and peak. The top row rides above the sum of x (unweighted)
+// or the area (weighted): kRowShift.
 template <bool kWeighted>
 constexpr int kSlotArrays = kWeighted ? 9 : 6;
 template <bool kWeighted, int kBlocks = 3>
-constexpr size_t kFinishShared = size_t(kTilePixels) * (kWeighted ? 3 : 2) +
-                                 (size_t(kTileThreads) + kTileRows + 8) * 4 +
+constexpr size_t kFinishShared = size_t(kTilePixels) * (kWeighted ? 2 : 1) +
+                                 (2 * size_t(kTileThreads) + kTileRows + 8) * 4 +
                                  size_t(kSlotArrays<kWeighted>) * kSlots<kWeighted, kBlocks> * 4;
 static_assert((kFinishShared<false, 6> + 1024) * 6 <= 228 * 1024, "six blocks an SM (sm_90)");
 static_assert((kFinishShared<false, 5> + 1024) * 5 <= 228 * 1024, "five blocks an SM (sm_90)");
 static_assert((kFinishShared<false, 4> + 1024) * 4 <= 228 * 1024, "four blocks an SM (sm_90)");
+
+// The pair column (m * kTilePix + column) of local pixel li (row * kTilePix + column).
+__device__ __forceinline__ int pair_col(int li) {
+  return (li >> 9) * kTilePix + (li & (kTilePix - 1));
+}
+static_assert(kTilePix == 256, "pair_col: a pair is 512 local pixels");
 
 // Roots before segment sg: its block's offset + its prefix inside the block.
 __device__ __forceinline__ uint32_t seg_offset(const uint32_t* __restrict__ seg_local,
@@ -168,8 +176,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly,
-// its runs and its local roots; warp k writes word column k's labels row by row.
 // The statistics of one component that spans tiles, as one tile (or one warp) adds them.
 template <bool kWeighted>
 struct BorderSums {
@@ -292,6 +298,9 @@ constexpr int kRowShift = 27;
 constexpr uint32_t kSumMask = (1u << kRowShift) - 1u;
 static_assert(uint64_t(kTilePixels) * kTilePix < (uint64_t(1) << kRowShift), "row above the sum");
 
+// Grid: (tiles across, tiles down), kTileThreads threads; thread (ly, lx) owns word lx of row ly
+// and its runs, and loads half of pair word (ly / 2, lx)'s local roots; warp k writes word column
+// k's labels two rows a step.
 template <bool kWeighted, int kBlocks, bool kStats = true>
 __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBlocks))
     tile_finish_kernel(int32_t* labels, const int32_t* __restrict__ uf,
@@ -301,13 +310,15 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
                        const uint32_t* __restrict__ seg_blocks,
                        const uint8_t* __restrict__ intensity, int w, int h, int wpr, int tiles_x,
                        Stats st, int64_t capacity, bool narrow, bool border_table, int hints,
-                       bool pair_labels) {
+                       bool pair_labels, bool pair_loc) {
   constexpr bool kPack = !kWeighted;
   constexpr int S = kSlots<kWeighted, kBlocks>;
   extern __shared__ __align__(16) unsigned char smem[];
-  int16_t* s_loc = reinterpret_cast<int16_t*>(smem);  // local root, then encoded slot at roots
-  uint8_t* s_int = smem + size_t(kTilePixels) * 2;    // kWeighted only
-  uint32_t* s_rb = reinterpret_cast<uint32_t*>(s_int + (kWeighted ? kTilePixels : 0));
+  // Local root of a pair column (m * kTilePix + column), then the encoded slot at roots' columns.
+  int16_t* s_loc = reinterpret_cast<int16_t*>(smem);
+  uint8_t* s_int = smem + size_t(kTilePixels);  // kWeighted only
+  uint32_t* s_bits = reinterpret_cast<uint32_t*>(s_int + (kWeighted ? kTilePixels : 0));
+  uint32_t* s_rb = s_bits + kTileThreads;
   uint32_t* s_segoff = s_rb + kTileThreads;  // roots before each row's segment
   uint32_t* s_warp = s_segoff + kTileRows;
   uint32_t* s_id = s_warp + 8;  // id | kBorderFlag
@@ -349,47 +360,72 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
       }
     return;
   }
-  // This word's local roots (int16, from the labelling's scratch in the label image; not
-  // written for an empty word, which reads as -1) and, with an intensity image, its bytes:
-  // vector loads where aligned.
+  // The local roots of this thread's 16 pair columns (int16, from the labelling's scratch in the
+  // label image; not written for an empty pair word, which reads as -1) and, with an intensity
+  // image, its word's bytes: vector loads where aligned.
+  s_bits[lx * kTileRows + ly] = bits;
   {
-    const int16_t* loc = reinterpret_cast<const int16_t*>(labels) + 2 * (int64_t(y) * w + x0);
-    uint4* dst = reinterpret_cast<uint4*>(s_loc + li0);
-    const bool full = inside && xw + 32 <= w;
-    if (bits == 0) {
-      const uint4 off = make_uint4(kFull, kFull, kFull, kFull);
-      dst[0] = dst[1] = dst[2] = dst[3] = off;
-    } else if (full && (w & 3) == 0) {
-      const uint4* src = reinterpret_cast<const uint4*>(loc + lx * 32);
-      uint4 a, b, c, d;
+    const uint32_t other = __shfl_xor_sync(kFull, bits, kTileWords);  // the pair's other row
+    const int m = ly / 2, half = ly & 1, yy = y0 + 2 * m;
+    const uint32_t b0 = half ? other : bits, b1 = half ? bits : other;  // rows 2m, 2m + 1
+    const int c0 = lx * 32 + half * 16;
+    const uint32_t h0 = (b0 >> (half * 16)) & 0xffffu, h1 = (b1 >> (half * 16)) & 0xffffu;
+    const int16_t* row0 =
+        reinterpret_cast<const int16_t*>(labels) + 2 * (int64_t(yy) * w + x0) + c0;
+    const int16_t* row1 = row0 + 2 * int64_t(w);  // one entry a pixel only
+    int16_t* dst = s_loc + m * kTilePix + c0;
+    auto load2 = [&](const int16_t* p, uint4& a, uint4& b) {
+      const uint4* src = reinterpret_cast<const uint4*>(p);
       if (hints & kHintFinishStream) {
         a = __ldcs(src);
         b = __ldcs(src + 1);
-        c = __ldcs(src + 2);
-        d = __ldcs(src + 3);
       } else {
         a = src[0];
         b = src[1];
-        c = src[2];
-        d = src[3];
       }
-      dst[0] = a;
-      dst[1] = b;
-      dst[2] = c;
-      dst[3] = d;
-    } else {
-      for (int i = 0; i < 32; ++i) s_loc[li0 + i] = ((bits >> i) & 1u) ? loc[lx * 32 + i] : -1;
-    }
-    if (kWeighted) {
-      const uint8_t* src = intensity + pw;
-      if (full && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
-        const uint4 a = __ldg(reinterpret_cast<const uint4*>(src));
-        const uint4 b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
-        reinterpret_cast<uint4*>(s_int + li0)[0] = a;
-        reinterpret_cast<uint4*>(s_int + li0)[1] = b;
+    };
+    const uint4 none = make_uint4(kFull, kFull, kFull, kFull);
+    if ((h0 | h1) == 0) {
+      reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<uint4*>(dst)[1] = none;
+    } else if (seg < wpr && yy < h && xw + 32 <= w && (w & 3) == 0) {
+      uint4 a, b;
+      if (pair_loc) {
+        load2(row0, a, b);
       } else {
-        for (int i = 0; i < 32; ++i) s_int[li0 + i] = ((bits >> i) & 1u) ? src[i] : 0;
+        // One entry a pixel: -1 (0xffff) where off, the common root where on, so the pair
+        // column's entry is the unsigned minimum of the two rows'.
+        uint4 lo0 = none, hi0 = none, lo1 = none, hi1 = none;
+        if (h0) load2(row0, lo0, hi0);
+        if (h1) load2(row1, lo1, hi1);
+        auto vmin = [](uint4 p, uint4 q) {
+          return make_uint4(__vminu2(p.x, q.x), __vminu2(p.y, q.y), __vminu2(p.z, q.z),
+                            __vminu2(p.w, q.w));
+        };
+        a = vmin(lo0, lo1);
+        b = vmin(hi0, hi1);
       }
+      reinterpret_cast<uint4*>(dst)[0] = a;
+      reinterpret_cast<uint4*>(dst)[1] = b;
+    } else {
+      for (int i = 0; i < 16; ++i) {
+        int16_t v = -1;
+        if (pair_loc ? ((h0 | h1) >> i) & 1u : (h0 >> i) & 1u)
+          v = row0[i];
+        else if ((h1 >> i) & 1u)
+          v = row1[i];
+        dst[i] = v;
+      }
+    }
+  }
+  if (kWeighted) {
+    const uint8_t* src = intensity + pw;
+    if (inside && xw + 32 <= w && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
+      const uint4 a = __ldg(reinterpret_cast<const uint4*>(src));
+      const uint4 b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
+      reinterpret_cast<uint4*>(s_int + li0)[0] = a;
+      reinterpret_cast<uint4*>(s_int + li0)[1] = b;
+    } else {
+      for (int i = 0; i < 32; ++i) s_int[li0 + i] = ((bits >> i) & 1u) ? src[i] : 0;
     }
   }
   const uint32_t lr = rb | bb;  // local roots: global roots inside the tile + border tile roots
@@ -420,7 +456,7 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
     while (m) {
       const int b = __ffs(m) - 1;
       m &= m - 1;
-      s_loc[li0 + b] = int16_t(-int(s) - 2);
+      s_loc[pair_col(li0 + b)] = int16_t(-int(s) - 2);
       ++s;
     }
   }
@@ -517,8 +553,8 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
         const uint32_t rest = ~(m >> r0);
         const int n = rest ? __ffs(rest) - 1 : 32 - r0;
         m &= n >= 32 ? 0u : ~(((1u << n) - 1u) << r0);
-        const int v = s_loc[li0 + r0];
-        const int slot = v < -1 ? -v - 2 : -int(s_loc[v]) - 2;
+        const int v = s_loc[pair_col(li0 + r0)];
+        const int slot = v < -1 ? -v - 2 : -int(s_loc[pair_col(v)]) - 2;
         if (slot < b0 || slot >= b1) continue;
         const int q = slot - b0;
         const uint32_t c0 = uint32_t(lx * 32 + r0);  // local column of the run's first pixel
@@ -597,19 +633,19 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
         else
           *at = v;
       };
-      auto slot_of = [&](int v) { return v < -1 ? -v - 2 : -int(s_loc[v]) - 2; };
+      auto slot_of = [&](int v) { return v < -1 ? -v - 2 : -int(s_loc[pair_col(v)]) - 2; };
       auto id_of = [&](int slot) {
         return slot >= b0 && slot < b1 ? int32_t(s_id[slot - b0] & ~kBorderFlag) : 0;
       };
       if (seg0 + k < wpr && x < w) {
         if (pair_labels) {
           auto two_rows = [&](int r, bool second) {
-            const int v0 = s_loc[r * kTilePix + c], v1 = s_loc[(r + 1) * kTilePix + c];
-            const int v = v0 != -1 ? v0 : v1;
+            const int v = s_loc[(r / 2) * kTilePix + c];
+            const uint2 rows = *reinterpret_cast<const uint2*>(s_bits + k * kTileRows + r);
             const int slot = v != -1 ? slot_of(v) : -1;
             const int32_t id = v != -1 ? id_of(slot) : 0;
-            put(r, v0 != -1, slot, id);
-            if (second) put(r + 1, v1 != -1, slot, id);
+            put(r, (rows.x >> lane) & 1u, slot, id);
+            if (second) put(r + 1, (rows.y >> lane) & 1u, slot, id);
           };
           if (y0 + kTileRows <= h) {
             // Whole tiles: a fixed trip count, unrolled so that the pairs' shared loads overlap
@@ -621,9 +657,10 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
           }
         } else {
           for (int r = 0; r < kTileRows && y0 + r < h; ++r) {
-            const int v = s_loc[r * kTilePix + c];
+            const bool on = (s_bits[k * kTileRows + r] >> lane) & 1u;
+            const int v = on ? s_loc[(r / 2) * kTilePix + c] : -1;
             const int slot = v != -1 ? slot_of(v) : -1;
-            put(r, v != -1, slot, v != -1 ? id_of(slot) : 0);
+            put(r, on, slot, v != -1 ? id_of(slot) : 0);
           }
         }
       }
@@ -763,7 +800,7 @@ void tiled_prepare() {
   (void)done;
 }
 
-void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, bool eight, cudaStream_t stream,
+void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
                   StageEvents* ev) {
   const bool weighted = d_intensity != nullptr;
   // Without an intensity image, components inside a tile store 32-bit coordinate sums (see
@@ -795,12 +832,11 @@ void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, bool eight, c
     kernel<<<tiles, kTileThreads, shared, stream>>>(
         ws.labels, ws.uf, ws.on_bits, ws.root_bits, ws.bord_bits, ws.seg_offsets, seg_blocks,
         intensity, ws.w, ws.h, ws.wpr, ws.tiles_x, ws.stats, ws.capacity, narrow, table,
-        cache_hints(), finish_pairs_enabled());
+        cache_hints(), finish_pairs_enabled(), pair_loc_enabled());
   };
-  // Without an intensity image: six blocks an SM with 8-connectivity, five, four or three (the
-  // switches).
+  // Without an intensity image: six blocks an SM, five, four or three (the switches).
   const bool five = finish_five_enabled(), four = finish_four_enabled();
-  const bool six = eight && five && finish_six_enabled();
+  const bool six = five && finish_six_enabled();
   if (!ws.with_stats && six)
     launch(tile_finish_kernel<false, 6, false>, kFinishShared<false, 6>, nullptr);
   else if (!ws.with_stats && five)
