@@ -46,7 +46,9 @@ struct CclState {
   DeviceArray<int32_t> uf, labels, count;
   DeviceArray<uint32_t> on_bits, root_bits, block_counts, newid, keep_bits;
   DeviceArray<uint8_t> blob;
-  Stats array_stats, record_stats;  // the two layouts of the statistics in `blob`
+  // The layouts of the statistics in `blob`: arrays, records with the spanning components'
+  // arrays, records alone (span_stats).
+  Stats array_stats, record_stats, span_stats;
   int64_t capacity_limit = kDefaultCapacity;
   bool profile = false;
   bool stats = true;
@@ -153,6 +155,8 @@ struct CclState {
     record_stats.xmin = record_stats.area + c;
     record_stats.xmax = record_stats.area + 2 * c;
     record_stats.ymax = record_stats.area + 3 * c;
+    span_stats = Stats{};
+    span_stats.rec = rec;
     array_stats = n.stats;
     ws = n;
   }
@@ -239,7 +243,8 @@ void CclLabeller::label(const uint8_t* d_image, const uint8_t* d_intensity, int 
   const bool records = stats_records_enabled() && params.algorithm == ccl::Algorithm::Fast &&
                        fast_tiles_enabled() && d_intensity == nullptr && width <= kRecordMaxSide &&
                        height <= kRecordMaxSide;
-  ws.stats = records ? s.record_stats : s.array_stats;
+  const bool span = records && span_record_enabled() && span_record_fits(width, height);
+  ws.stats = span ? s.span_stats : records ? s.record_stats : s.array_stats;
   switch (params.algorithm) {
     case ccl::Algorithm::Fast: {
       // The whole frame as one graph: captured once per (buffers, parameters), then replayed.
@@ -370,16 +375,32 @@ ccl::LabelResult CclLabeller::fetch(bool with_label_image) {
         CCL_CUDA_CHECK(cudaMemcpy(v.data(), d, v.size() * sizeof(v[0]), cudaMemcpyDeviceToHost));
     };
     if (ws.stats.rec) {
-      std::vector<uint32_t> rec(size_t(n) * kRecordWords), a(n), x0(n), x1(n), y1(n);
+      // With ws.stats.area the spanning components' area and box are in the arrays.
+      const bool arrays = ws.stats.area != nullptr;
+      const size_t na = arrays ? size_t(n) : 0;
+      std::vector<uint32_t> rec(size_t(n) * kRecordWords), a(na), x0(na), x1(na), y1(na);
       get(rec, ws.stats.rec);
-      get(a, ws.stats.area);  // the arrays: spanning components only
-      get(x0, ws.stats.xmin);
-      get(x1, ws.stats.xmax);
-      get(y1, ws.stats.ymax);
+      if (arrays) {
+        get(a, ws.stats.area);
+        get(x0, ws.stats.xmin);
+        get(x1, ws.stats.xmax);
+        get(y1, ws.stats.ymax);
+      }
       for (int64_t k = 0; k < n; ++k) {
         const uint32_t* v = rec.data() + k * kRecordWords;
         ccl::detail::Accumulator acc;
-        if (v[kRecArea] == kRecSpanning) {
+        if (!arrays && (v[kSpanTop] & kSpanFlag)) {
+          uint64_t area_sx = 0, sy = 0;
+          std::memcpy(&area_sx, v + kSpanAreaSx, 8);
+          std::memcpy(&sy, v + kSpanSumY, 8);
+          acc.area = int64_t(area_sx >> kSpanAreaShift);
+          acc.xmin = int32_t(v[kSpanXmin]);
+          acc.xmax = int32_t(v[kSpanXmax]);
+          acc.ymin = int32_t(v[kSpanTop] & ~kSpanFlag);
+          acc.ymax = int32_t(v[kSpanYmax]);
+          acc.sum_wx = area_sx & ((uint64_t(1) << kSpanAreaShift) - 1);
+          acc.sum_wy = sy;
+        } else if (v[kRecArea] == kRecSpanning) {
           acc.area = int64_t(a[k]);
           acc.xmin = int32_t(x0[k]);
           acc.xmax = int32_t(x1[k]);

@@ -33,6 +33,11 @@ __device__ __forceinline__ int32_t find_halving(int32_t* uf, int32_t i) {
 // with its top row: one whole sector for the record, four words in the arrays.
 __device__ __forceinline__ void reset_spanning_record(const Stats& st, int64_t k, uint32_t ymin) {
   uint4* r = reinterpret_cast<uint4*>(st.rec + kRecordWords * k);
+  if (!st.area) {  // all in the record (SpanWord)
+    r[0] = make_uint4(kSpanFlag | ymin, 0xffffffffu, 0u, 0u);
+    r[1] = make_uint4(0u, 0u, 0u, 0u);
+    return;
+  }
   r[0] = make_uint4(kRecSpanning, ymin, 0u, 0u);
   r[1] = make_uint4(0u, 0u, 0u, 0u);
   st.area[k] = 0;

@@ -255,8 +255,15 @@ __global__ void keep_kernel(const int32_t* count, Stats st, int64_t capacity, in
     int64_t id = gw * 32 + lane + 1;
     bool keep = false;
     if (id <= n) {
-      const uint32_t ra = st.rec ? st.rec[kRecordWords * (id - 1) + kRecArea] : kRecSpanning;
-      int64_t a = ra != kRecSpanning ? int64_t(ra) : int64_t(st.area[id - 1] & ~kSums64);
+      const uint32_t* r = st.rec ? st.rec + kRecordWords * (id - 1) : nullptr;
+      int64_t a;
+      if (r && !(r[kRecArea] & kSpanFlag))  // inside a tile (either record layout)
+        a = int64_t(r[kRecArea]);
+      else if (r && !st.area)  // spanning, all in the record
+        a = int64_t(reinterpret_cast<const unsigned long long*>(r)[kSpanAreaSx / 2] >>
+                    kSpanAreaShift);
+      else
+        a = int64_t(st.area[id - 1] & ~kSums64);
       keep = !(min_area > 0 && a < min_area) && !(max_area > 0 && a > max_area);
     }
     uint32_t bits = __ballot_sync(kFull, keep);

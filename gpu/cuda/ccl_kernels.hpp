@@ -59,21 +59,35 @@ struct Stats {
   // When set (tiled `fast` without an intensity image, both sides <= kRecordMaxSide), each
   // component has a 32-byte record (RecordWord): a component inside one tile keeps all of its
   // statistics there, so that its store fills one whole DRAM sector where seven arrays left seven
-  // partial ones; a component that spans tiles keeps its top row and 64-bit sums there and its
-  // area and the rest of its box in area/xmin/xmax/ymax, which then lie after the records: the
-  // global atomics of a component that enters every tile go to five sectors, two a tile to the
-  // record's and one to each array's.
+  // partial ones. A component that spans tiles keeps in its record either everything
+  // (SpanWord: area packed above the sum of x, when span_record_fits; `area` is null then), so
+  // that its reset is one sector and its global atomics go to one sector a tile, or (`area` set)
+  // its top row and 64-bit sums, with its area and the rest of its box in area/xmin/xmax/ymax
+  // after the records (five sectors).
   uint32_t* rec = nullptr;
 };
 constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
 // A record's words. Inside one tile: area (<= one tile's pixels), box, 32-bit coordinate sums.
-// Spanning tiles: kRecSpanning, the top row, then the sums of x and y as two 64-bit words.
 enum RecordWord : int { kRecArea, kRecXmin, kRecXmax, kRecYmin, kRecYmax, kRecSx, kRecSy };
+// Spanning tiles, with the arrays: kRecSpanning, the top row, then the sums of x and y as two
+// 64-bit words.
 enum SpanningWord : int { kSpanYmin = 1, kSpanSx = 2, kSpanSy = 4 };
 constexpr uint32_t kRecSpanning = 0xffffffffu;
+// Spanning tiles, all in the record: kSpanFlag | top row, the rest of the box, then two 64-bit
+// words: area << kSpanAreaShift | sum of x, and the sum of y. Word 0 of a component inside a tile
+// is its area (<= 8192), so bit 31 tells the two apart in either layout.
+enum SpanWord : int { kSpanTop, kSpanXmin, kSpanXmax, kSpanYmax, kSpanAreaSx, kSpanSumY = 6 };
+constexpr uint32_t kSpanFlag = 0x80000000u;
+constexpr int kSpanAreaShift = 36;
 constexpr int kRecordWords = 8;
 // Inside one tile (<= 8192 pixels) the coordinate sums then stay below 2^29 + 2^21: 32 bits.
 constexpr int kRecordMaxSide = 1 << 16;
+// The sum of x of a w x h frame's component stays below w * h * w, its area below 2^28: the
+// packed word of SpanWord holds both without a carry between them.
+constexpr bool span_record_fits(int64_t w, int64_t h) {
+  return w * h < (int64_t(1) << 28) && w * h * (w > h ? w : h) <= (int64_t(1) << kSpanAreaShift);
+}
+static_assert(span_record_fits(4096, 4096) && !span_record_fits(4097, 4096), "4096^2 fits");
 static_assert(kRecordWords * 4 + 4 * 4 <= kStatsBytesPerComponent,
               "records and the spanning components' four arrays fit the statistics' blob");
 
@@ -190,6 +204,10 @@ bool border_table_enabled();
 // default once per process (0: the arrays).
 constexpr bool kStatsRecordsDefault = true;
 bool stats_records_enabled();
+// Spanning components' statistics all in their record where span_record_fits;
+// SWEEPLINE_CCL_SPAN_RECORD=0/1 overrides this default once per process (0: the four arrays).
+constexpr bool kSpanRecordDefault = true;
+bool span_record_enabled();
 // The labelling's L2 hints (CacheHints in ccl_device.cuh, bits); SWEEPLINE_CCL_CACHE_HINTS=N
 // overrides this default once per process.
 constexpr int kCacheHintsDefault = 3;

@@ -189,6 +189,17 @@ struct BorderSums {
 template <bool kWeighted>
 __device__ __forceinline__ void add_border_sums(const Stats& st, uint32_t kk,
                                                 const BorderSums<kWeighted>& v) {
+  if (!kWeighted && st.rec && !st.area) {  // all in the record (SpanWord)
+    uint32_t* r = st.rec + size_t(kRecordWords) * kk;
+    auto* sums = reinterpret_cast<unsigned long long*>(r);
+    atomicAdd(sums + kSpanAreaSx / 2,
+              (unsigned long long)((uint64_t(v.area) << kSpanAreaShift) + v.swx));
+    atomicAdd(sums + kSpanSumY / 2, (unsigned long long)v.swy);
+    atomicMin(r + kSpanXmin, v.xmn);
+    atomicMax(r + kSpanXmax, v.xmx);
+    atomicMax(r + kSpanYmax, v.ymx);
+    return;
+  }
   if (!kWeighted && st.rec) {
     auto* sums = reinterpret_cast<unsigned long long*>(st.rec + size_t(kRecordWords) * kk);
     atomicAdd(sums + kSpanSx / 2, (unsigned long long)v.swx);
@@ -772,6 +783,8 @@ int cache_hints() {
 }
 
 SWL_CCL_SWITCH(stats_records_enabled, "SWEEPLINE_CCL_RECORDS", kStatsRecordsDefault)
+
+SWL_CCL_SWITCH(span_record_enabled, "SWEEPLINE_CCL_SPAN_RECORD", kSpanRecordDefault)
 
 SWL_CCL_SWITCH(finish_pairs_enabled, "SWEEPLINE_CCL_FINISH_PAIRS", kFinishPairsDefault)
 
