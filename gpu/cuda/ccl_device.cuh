@@ -30,7 +30,8 @@ __device__ __forceinline__ int32_t find_halving(int32_t* uf, int32_t i) {
 }
 
 // The statistics of spanning component k (Stats::rec) back to the identities of min/max/sum,
-// with its top row: one whole sector for the record, four words in the arrays.
+// with its top row: one whole sector for the record, and without st.area nothing else (SpanWord),
+// else four words in the arrays.
 __device__ __forceinline__ void reset_spanning_record(const Stats& st, int64_t k, uint32_t ymin) {
   uint4* r = reinterpret_cast<uint4*>(st.rec + kRecordWords * k);
   if (!st.area) {  // all in the record (SpanWord)

@@ -82,8 +82,9 @@ constexpr int kSpanAreaShift = 36;
 constexpr int kRecordWords = 8;
 // Inside one tile (<= 8192 pixels) the coordinate sums then stay below 2^29 + 2^21: 32 bits.
 constexpr int kRecordMaxSide = 1 << 16;
-// The sum of x of a w x h frame's component stays below w * h * w, its area below 2^28: the
-// packed word of SpanWord holds both without a carry between them.
+// The sum of x of a w x h frame's component stays below w * h * w, its area below w * h: while
+// that is <= 2^36 and < 2^28 the packed word of SpanWord holds both without a carry between them
+// (max(w, h) in place of w: the bound the GPU tests ran with, a little stricter).
 constexpr bool span_record_fits(int64_t w, int64_t h) {
   return w * h < (int64_t(1) << 28) && w * h * (w > h ? w : h) <= (int64_t(1) << kSpanAreaShift);
 }
