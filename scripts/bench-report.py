@@ -187,6 +187,13 @@ class Report:
         rnd = j.get("random", [])
         algs = sorted({r["algorithm"] for r in rnd})
         conns = sorted({r["connectivity"] for r in rnd})
+        def saved_file(d, size):
+            # bench_ccl saves (and the peers time) the 4096^2 images only.
+            if size != 4096:
+                return None
+            spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
+            return saved.get(spec, {}).get("file")
+
         rows = []
         fast4096 = {}
         for size in sorted({r["size"] for r in rnd}):
@@ -203,9 +210,7 @@ class Report:
                         row.append(m["median_ms"] if m else None)
                         if m and a == "fast" and size == 4096:
                             fast4096[(d, c)] = m["median_ms"]
-                spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
-                # bench_ccl saves (and the peers time) the 4096^2 images only.
-                file = saved.get(spec, {}).get("file") if size == 4096 else None
+                file = saved_file(d, size)
                 for peer in ("cv2_stats8_ms", "cv2_labels8_ms", "cupyx_label8_ms", "cupyx_label4_ms",
                              "scipy_label4_ms"):
                     row.append(self.peer_ms(peers, file, peer))
@@ -238,9 +243,7 @@ class Report:
                                  f"{ms * 1000:.0f} us", ms <= lim))
         if peers:
             for (d, c), ms in sorted(fast4096.items()):
-                spec = f"random:{d:.2f}" if f"random:{d:.2f}" in saved else f"random:{d}"
-                # bench_ccl saves (and the peers time) the 4096^2 images only.
-                file = saved.get(spec, {}).get("file") if size == 4096 else None
+                file = saved_file(d, 4096)
                 cu = self.peer_ms(peers, file, f"cupyx_label{c}_ms")
                 cv = self.peer_ms(peers, file, f"cv2_stats{c}_ms")
                 if cu:

@@ -337,29 +337,25 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
       *at = v;
   };
   if (seg0 + k >= o.wpr) return;  // uniform across the warp
-  if (o.pair_loc) {
+  if (o.pair_loc || kPairRows) {
+    // A pair column's root, looked up once: one entry (pair layout) or both rows' entries.
     for (int m = 0; m < kTileRows / 2; ++m) {
       const int yy = y0 + 2 * m;
       if (yy >= o.h) break;  // uniform across the warp
       // Rows past the frame hold no on pixel (their words are 0).
       const uint32_t w0 = s_bits[2 * m][k], w1 = s_bits[2 * m + 1][k];
-      if ((w0 | w1) == 0) continue;  // the finish reads no local roots for an empty pair word
+      if ((w0 | w1) == 0) continue;  // the finish reads no local roots for an empty (pair) word
       const bool on0 = (w0 >> lane) & 1u, on1 = (w1 >> lane) & 1u;
       // (The pair kernel's root_of takes either row of a pair column.)
-      store(yy, (on0 || on1) ? int16_t(root_of(on0 || kPairRows ? 2 * m : 2 * m + 1, k, lane))
-                             : int16_t(-1));
-    }
-  } else if (kPairRows) {
-    for (int m = 0; m < kTileRows / 2; ++m) {
-      const int yy = y0 + 2 * m;
-      if (yy >= o.h) break;  // uniform across the warp
-      // Rows past the frame hold no on pixel (their words are 0).
-      const uint32_t w0 = s_bits[2 * m][k], w1 = s_bits[2 * m + 1][k];
-      if ((w0 | w1) == 0) continue;  // the finish reads no local roots for an empty word
-      const bool on0 = (w0 >> lane) & 1u, on1 = (w1 >> lane) & 1u;
-      const int16_t key = (on0 || on1) ? int16_t(root_of(2 * m, k, lane)) : int16_t(-1);
-      if (w0) store(yy, on0 ? key : int16_t(-1));
-      if (w1) store(yy + 1, on1 ? key : int16_t(-1));
+      const int16_t key = (on0 || on1)
+                              ? int16_t(root_of(on0 || kPairRows ? 2 * m : 2 * m + 1, k, lane))
+                              : int16_t(-1);
+      if (o.pair_loc) {
+        store(yy, key);
+      } else {
+        if (w0) store(yy, on0 ? key : int16_t(-1));
+        if (w1) store(yy + 1, on1 ? key : int16_t(-1));
+      }
     }
   } else {
     for (int r = 0; r < kTileRows; ++r) {
