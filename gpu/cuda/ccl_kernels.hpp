@@ -189,8 +189,8 @@ bool finish_four_enabled();
 // overrides this default once per process.
 constexpr bool kFinishFiveDefault = true;
 bool finish_five_enabled();
-// With 8-connectivity and five blocks, six blocks an SM and 800 slots instead
-// (SWEEPLINE_CCL_FINISH6).
+// With five blocks enabled, six blocks an SM and 1088 slots instead (either connectivity;
+// SWEEPLINE_CCL_FINISH6).
 constexpr bool kFinishSixDefault = true;
 bool finish_six_enabled();
 // The finish writes the labels of two rows a step, one slot lookup a column (a tile's vertically
