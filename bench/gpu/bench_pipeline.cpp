@@ -187,6 +187,21 @@ int main(int argc, char** argv) {
                              sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, other);
            }),
            2 * img, 0, -1, "the other block height"});
+      // The same kernels a tile a block, without the mirror images' shared polar arithmetic.
+      sc::ScanOptions plain = to;
+      plain.mirror = false;
+      rows.push_back({"scan bilinear (texture, no mirror images)", timer.median_ms([&] {
+                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, plain);
+                      }),
+                      2 * img, 0, -1, "a block a tile (32x64 pixels), its own polar arithmetic"});
+      plain = sc::ScanOptions{};
+      plain.mirror = false;
+      rows.push_back({"scan nearest (no mirror images)", timer.median_ms([&] {
+                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Nearest,
+                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, plain);
+                      }),
+                      2 * img, 0, -1, "a block a tile (32x32 pixels), its own polar arithmetic"});
       rows.push_back({"scan bilinear (byte loads, no texture)", timer.median_ms([&] {
                         sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
                                         sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);

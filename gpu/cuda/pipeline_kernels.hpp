@@ -33,6 +33,10 @@ struct ScanOptions {
   bool stage = false;
   unsigned long long polar_tex = 0;
   bool bilinear_v1 = false;
+  // Unstaged nearest / bilinear on a W % 8 == 0, even-H display: a block covers a tile of the
+  // top-left quarter and its three mirror images, sharing the polar arithmetic among the four
+  // where the grid is symmetric about the radar (scan_kernels.cu); false: a block a tile.
+  bool mirror = true;
 };
 // The block height the pipeline's bilinear scan through the texture uses (both are tested).
 inline constexpr int kBilinearTextureTileRows = 64;

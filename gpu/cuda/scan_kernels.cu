@@ -2,8 +2,10 @@
 // per-row and per-column parts of the polar arithmetic shared by the block, each gather
 // instruction of a warp reading the cells of a compact 8 x 4 pixel patch; optionally through a
 // polar window staged in shared memory, measured slower; bilinear also through the frame's CUDA
-// array, one tex2Dgather a pixel, the pipeline's), the direct per-pixel max-hold, the azimuth
-// pyramid, and PolarTexture. The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit);
+// array, one tex2Dgather a pixel, the pipeline's; unstaged, by default a block also writes its
+// tile's three mirror images about the display's centre lines, sharing their polar arithmetic
+// where the pixel grid is symmetric), the direct per-pixel max-hold, the azimuth pyramid, and
+// PolarTexture. The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit);
 // max-hold through the per-geometry table is in scan_maxhold.cu.
 #include <cuda_runtime.h>
 
@@ -49,6 +51,17 @@ __global__ void scan_maxhold_direct_kernel(ScanSetup s, const uint8_t* __restric
 
 enum : int { kWinZero = 0, kWinStaged = 1, kWinDirect = 2 };
 
+// Whether every pixel centre of x_lo..x_hi, y_lo..y_hi lies past the range (plain float math,
+// with a margin of 2 bins over the exact arithmetic).
+__device__ __forceinline__ bool rect_past_range(const ScanSetup& s, int x_lo, int x_hi, int y_lo,
+                                                int y_hi) {
+  const float ex0 = s.east0 + float(x_lo) * s.step, ex1 = s.east0 + float(x_hi) * s.step;
+  const float nn0 = s.north0 - float(y_lo) * s.step, nn1 = s.north0 - float(y_hi) * s.step;
+  const float de = ex0 > 0.0f ? ex0 : (ex1 < 0.0f ? -ex1 : 0.0f);
+  const float dn = nn1 > 0.0f ? nn1 : (nn0 < 0.0f ? -nn0 : 0.0f);
+  return sqrtf(de * de + dn * dn) >= float(s.bins) + 2.0f;
+}
+
 // The window of a block's pixel centres (x_lo..x_hi, y_lo..y_hi) for nearest / bilinear, from
 // the rectangle's corners (plain float math: the window is only a hint, every pixel checks that
 // its cells lie inside it and reads the frame itself otherwise). Called by the whole warp 0.
@@ -59,10 +72,8 @@ __device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, i
   const float nn0 = s.north0 - float(y_lo) * s.step, nn1 = s.north0 - float(y_hi) * s.step;
   if (!stage) {  // only whether every pixel centre lies past the range
     if (lane == 0) {
-      const float de = ex0 > 0.0f ? ex0 : (ex1 < 0.0f ? -ex1 : 0.0f);
-      const float dn = nn1 > 0.0f ? nn1 : (nn0 < 0.0f ? -nn0 : 0.0f);
       win = Window{};
-      mode = sqrtf(de * de + dn * dn) >= float(s.bins) + 2.0f ? kWinZero : kWinDirect;
+      mode = rect_past_range(s, x_lo, x_hi, y_lo, y_hi) ? kWinZero : kWinDirect;
     }
     return;
   }
@@ -141,36 +152,40 @@ __device__ __forceinline__ AzConsts az_consts(const ScanSetup& s) {
   return AzConsts{A, swl_mul(A, 0.25f), swl_mul(A, 0.5f)};
 }
 // exact_v with those constants hoisted (the same operations, so the same value; measured on
-// the texture path, where the polar arithmetic is most of a pixel's instructions).
-__device__ __forceinline__ float exact_v_k(const ScanSetup& s, const AzConsts& k, const ColPolar& c,
-                                           const RowPolar& r) {
+// the texture path, where the polar arithmetic is most of a pixel's instructions), in two
+// parts: the angle folded into the first quadrant, which depends only on |east| and |north|,
+// and the quadrant's select, which depends only on their signs (so four pixels mirrored
+// about the radar share the first part; see scan_mirror_kernel).
+__device__ __forceinline__ float folded_v(const ScanSetup& s, const AzConsts& k, const ColPolar& c,
+                                          const RowPolar& r) {
   const bool ns = c.ae <= r.an;
   const float num = ns ? c.ae : r.an, den = ns ? r.an : c.ae;
   const float rc = den > 0.0f ? (ns ? r.rcp : c.rcp) : 0.0f;
   const float q0 = swl_mul(num, rc);
   const float t = swl_fma(swl_fma(-den, q0, num), rc, q0);
   const float m = swl_mul(swl_atan_poly(t), s.az_per_rad);
-  const float a = ns ? m : k.quarter - m;
+  return ns ? m : k.quarter - m;
+}
+__device__ __forceinline__ float quadrant_v(const AzConsts& k, float a, bool east, bool north) {
   // Every quadrant's candidate, then selects (no branches).
-  const float ve = r.n >= 0.0f ? a : k.half - a, vw = r.n >= 0.0f ? k.A - a : k.half + a;
-  float v = c.e >= 0.0f ? ve : vw;
+  const float ve = north ? a : k.half - a, vw = north ? k.A - a : k.half + a;
+  float v = east ? ve : vw;
   if (v >= k.A) v -= k.A;
   if (v < 0.0f) v = 0.0f;
   return v;
 }
+__device__ __forceinline__ float exact_v_k(const ScanSetup& s, const AzConsts& k, const ColPolar& c,
+                                           const RowPolar& r) {
+  return quadrant_v(k, folded_v(s, k, c, r), c.e >= 0.0f, r.n >= 0.0f);
+}
 
-// One pixel, exactly as swl_nearest / swl_bilinear (gpu/scan_math.hpp) compute it, the cells
-// read from the staged window when they lie inside it (else from the frame or, bilinear with
-// kFromTexture, from the texture). The azimuth is computed only for pixels inside the range.
+// The level of the pixel at polar position (u < bins, v), exactly as swl_nearest /
+// swl_bilinear (gpu/scan_math.hpp) compute it, the cells read from the staged window when they
+// lie inside it (else from the frame or, bilinear with kFromTexture, from the texture).
 template <ScanMode M, int BV>
-__device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
-                                                const uint8_t* __restrict__ polar,
-                                                cudaTextureObject_t tex, const uint8_t* sm,
-                                                const Window& w, bool staged, const AzConsts& kz,
-                                                const ColPolar& cp, const RowPolar& rp) {
-  const float u = exact_u(cp, rp);
-  if (!(u < float(s.bins))) return 0;
-  const float v = BV == kFromTexture ? exact_v_k(s, kz, cp, rp) : exact_v(s, cp, rp);
+__device__ __forceinline__ uint8_t level_at(const ScanSetup& s, const uint8_t* __restrict__ polar,
+                                            cudaTextureObject_t tex, const uint8_t* sm,
+                                            const Window& w, bool staged, float u, float v) {
   const size_t b = size_t(s.bins);
   if (M == ScanMode::Nearest) {
     const int r = floor_small(u);
@@ -263,6 +278,20 @@ __device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
   }
 }
 
+// One pixel: its polar position from the block's column and row parts, then level_at. The
+// azimuth is computed only for pixels inside the range.
+template <ScanMode M, int BV>
+__device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
+                                                const uint8_t* __restrict__ polar,
+                                                cudaTextureObject_t tex, const uint8_t* sm,
+                                                const Window& w, bool staged, const AzConsts& kz,
+                                                const ColPolar& cp, const RowPolar& rp) {
+  const float u = exact_u(cp, rp);
+  if (!(u < float(s.bins))) return 0;
+  const float v = BV == kFromTexture ? exact_v_k(s, kz, cp, rp) : exact_v(s, cp, rp);
+  return level_at<M, BV>(s, polar, tex, sm, w, staged, u, v);
+}
+
 // Nearest / bilinear: a block per 32 x (32 RPT) pixels, 256 threads of 4 horizontal pixels
 // (a warp covers 32 x 4 pixels). Warp 0 finds the block's polar window while warps 1-3 compute
 // the per-column and per-row parts of the polar arithmetic; with Stage the block then copies the
@@ -313,9 +342,107 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// Nearest / bilinear a quarter at a time: a block covers 32 x (32 RPT) pixels of the display's
+// top-left quarter (W % 8 == 0, H even) and also their mirror images about the display's
+// centre lines, 4 x 4 pixels a thread and row. Where the pixel grid is symmetric about the
+// radar (the centred display at the default scale: east(W - 1 - x) == -east(x) and the same
+// for north, checked for every column and row of the block), the four mirror images have the
+// same |east| and |north|, hence the same range and folded azimuth: the square root and the
+// arctangent are computed once for four pixels and only the quadrant select differs, so every
+// value is still the CPU's. Elsewhere (zoomed, off-centre) each mirror image is computed on its
+// own, as scan_staged_kernel does.
+template <ScanMode M, int RPT, int BV>
+__global__ void __launch_bounds__(kThreads)
+    scan_mirror_kernel(ScanSetup s, const uint8_t* __restrict__ polar, cudaTextureObject_t tex,
+                       uint8_t* __restrict__ out, unsigned long long surf) {
+  __shared__ ColPolar cols[2][kTileW];  // [mirrored][column]: x, then W - 1 - x
+  __shared__ RowPolar rows[2][32 * RPT];
+  __shared__ int zero_s[4];  // [mirror image q]: every pixel centre past the range
+  const int tid = int(threadIdx.x), W = s.width, H = s.height, hw = W / 2, hh = H / 2;
+  const int bx0 = int(blockIdx.x) * kTileW, by0 = int(blockIdx.y) * 32 * RPT;
+  const int bx1 = min(hw, bx0 + kTileW) - 1, by1 = min(hh, by0 + 32 * RPT) - 1;
+  bool same = true;
+  if (tid < 4) {
+    const bool mx = tid & 1, my = tid & 2;
+    zero_s[tid] = rect_past_range(s, mx ? W - 1 - bx1 : bx0, mx ? W - 1 - bx0 : bx1,
+                                  my ? H - 1 - by1 : by0, my ? H - 1 - by0 : by1);
+  } else if (tid >= 32 && tid < 32 + kTileW) {
+    const int i = tid - 32;
+    const ColPolar c = col_polar(s, bx0 + i), m = col_polar(s, W - 1 - bx0 - i);
+    cols[0][i] = c;
+    cols[1][i] = m;
+    same = m.e == -c.e;
+  } else if (tid >= 64 && tid < 64 + 32 * RPT) {
+    const int i = tid - 64;
+    const RowPolar r = row_polar(s, by0 + i), m = row_polar(s, H - 1 - by0 - i);
+    rows[0][i] = r;
+    rows[1][i] = m;
+    same = m.n == -r.n;
+  }
+  const bool mirrored = __syncthreads_and(same);
+  const bool all_zero = zero_s[0] && zero_s[1] && zero_s[2] && zero_s[3];
+  const int xi = (tid & 7) * 4, x0 = bx0 + xi, xm = W - 4 - x0;
+  const AzConsts kz = az_consts(s);
+  const Window none{};
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int yi = (tid >> 3) + 32 * j, y = by0 + yi;
+    if (y >= hh || x0 >= hw) continue;
+    uint8_t v[4][4] = {};  // [mirror image q][pixel]; q & 1: x mirrored, q & 2: y mirrored
+    if (!all_zero && mirrored) {
+      const RowPolar rp = rows[0][yi];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const ColPolar cp = cols[0][xi + i];
+        const float u = exact_u(cp, rp);
+        if (!(u < float(s.bins))) continue;
+        const float a = folded_v(s, kz, cp, rp);
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          // The mirror image's east and north are exactly -east and -north.
+          const float e = (q & 1) ? -cp.e : cp.e, n = (q & 2) ? -rp.n : rp.n;
+          v[q][i] = level_at<M, BV>(s, polar, tex, nullptr, none, false, u,
+                                    quadrant_v(kz, a, e >= 0.0f, n >= 0.0f));
+        }
+      }
+    } else if (!all_zero) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        if (zero_s[q]) continue;
+        const RowPolar rp = rows[q >> 1][yi];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          v[q][i] =
+              staged_pixel<M, BV>(s, polar, tex, nullptr, none, false, kz, cols[q & 1][xi + i], rp);
+      }
+    }
+    // Mirrored in x, pixel i lands at column W - 1 - x0 - i: byte 3 - i of the word at xm.
+    const uint8_t r1[4] = {v[1][3], v[1][2], v[1][1], v[1][0]};
+    const uint8_t r3[4] = {v[3][3], v[3][2], v[3][1], v[3][0]};
+    store4(s, out, surf, x0, y, v[0]);
+    store4(s, out, surf, xm, y, r1);
+    store4(s, out, surf, x0, H - 1 - y, v[2]);
+    store4(s, out, surf, xm, H - 1 - y, r3);
+  }
+}
+
 template <ScanMode M, bool Stage, int BV>
 void launch_staged(const ScanSetup& s, const uint8_t* d_polar, cudaTextureObject_t tex, Out8 out,
-                   int tile_rows, cudaStream_t stream) {
+                   int tile_rows, bool mirror, cudaStream_t stream) {
+  if constexpr (!Stage && BV != kV1) {
+    if (mirror && s.width % 8 == 0 && s.height % 2 == 0) {
+      const int rows = tile_rows == 64 ? 64 : 32;
+      const dim3 grid(unsigned((s.width / 2 + kTileW - 1) / kTileW),
+                      unsigned((s.height / 2 + rows - 1) / rows));
+      if (rows == 64)
+        scan_mirror_kernel<M, 2, BV>
+            <<<grid, kThreads, 0, stream>>>(s, d_polar, tex, out.d, out.surf);
+      else
+        scan_mirror_kernel<M, 1, BV>
+            <<<grid, kThreads, 0, stream>>>(s, d_polar, tex, out.d, out.surf);
+      return;
+    }
+  }
   const unsigned gx = unsigned((s.width + kTileW - 1) / kTileW);
   const size_t smem = Stage ? size_t(kStageBytes) : 0;
   if (tile_rows == 64) {
@@ -339,18 +466,18 @@ void launch_mode(const ScanSetup& s, const uint8_t* d_polar, Out8 out, const Sca
   if constexpr (M == ScanMode::Bilinear) {
     if (o.polar_tex != 0) {
       launch_staged<M, false, kFromTexture>(s, d_polar, cudaTextureObject_t(o.polar_tex), out,
-                                            o.tile_rows, stream);
+                                            o.tile_rows, o.mirror, stream);
       return;
     }
     if (o.bilinear_v1) {
-      launch_staged<M, false, kV1>(s, d_polar, 0, out, o.tile_rows, stream);
+      launch_staged<M, false, kV1>(s, d_polar, 0, out, o.tile_rows, false, stream);
       return;
     }
   }
   if (o.stage)
-    launch_staged<M, true, kFromFrame>(s, d_polar, 0, out, o.tile_rows, stream);
+    launch_staged<M, true, kFromFrame>(s, d_polar, 0, out, o.tile_rows, false, stream);
   else
-    launch_staged<M, false, kFromFrame>(s, d_polar, 0, out, o.tile_rows, stream);
+    launch_staged<M, false, kFromFrame>(s, d_polar, 0, out, o.tile_rows, o.mirror, stream);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ std::vector<Geometry> geometries() {
       {"360 azimuths, 333 bins", 360, 333, 301, 203, 20000, 0, 0, 0},
       {"12 azimuths (no pyramid)", 12, 200, 130, 97, 20000, 0, 0, 0},
       {"radar near the north edge", 2048, 1024, 768, 512, 20000, 8000, 0, -7990},
+      // Centred at 2 bins a pixel (a symmetric grid) with a partial block column at the centre.
+      {"centred 2 bins/px, 1064 wide", 1024, 1024, 1064, 1024, 20000, 0, 0, 0},
+      // Centred, W % 8 == 0, at a scale whose pixel grid is not symmetric about the radar.
+      {"centred 2.95 bins/px (grid not symmetric)", 1024, 2048, 1200, 904, 20000, 13000, 0, 0},
   };
 }
 
@@ -100,13 +105,14 @@ class ScanRunner {
     return fetch();
   }
   // Bilinear through the frame's CUDA array (all rows copied into it first).
-  Image8 launch_texture(int tile_rows = 32) {
+  Image8 launch_texture(int tile_rows = 32, bool mirror = true) {
     tex_.update(d_polar_.get(), s_.azimuths, s_.bins, 0, s_.azimuths, stream_.get());
-    return launch_texture_as_is(tile_rows);
+    return launch_texture_as_is(tile_rows, mirror);
   }
-  Image8 launch_texture_as_is(int tile_rows = 32) {
+  Image8 launch_texture_as_is(int tile_rows = 32, bool mirror = true) {
     cuda::ScanOptions o;
     o.tile_rows = tile_rows;
+    o.mirror = mirror;
     o.polar_tex = tex_.texture();
     return launch(ScanMode::Bilinear, o);
   }
@@ -149,6 +155,38 @@ class ScanRunner {
   cuda::PolarTexture range_tex_{true};
 };
 
+// Whether east(W - 1 - x) == -east(x) and north(H - 1 - y) == -north(y) for every column and row
+// (the kernels' col_polar / row_polar arithmetic): where it holds, the mirrored kernel shares
+// each pixel's range and folded azimuth with its three mirror images.
+bool grid_symmetric(const ScanSetup& s) {
+  for (int x = 0; x < s.width; ++x)
+    if (std::fma(float(s.width - 1 - x), s.step, s.east0) != -std::fma(float(x), s.step, s.east0))
+      return false;
+  for (int y = 0; y < s.height; ++y)
+    if (std::fma(-float(s.height - 1 - y), s.step, s.north0) !=
+        -std::fma(-float(y), s.step, s.north0))
+      return false;
+  return true;
+}
+
+// The geometries give the mirrored kernel both kinds of grid (no GPU needed).
+TEST(GpuScan, GeometriesCoverSymmetricAndAsymmetricMirrorGrids) {
+  int symmetric = 0, asymmetric = 0;
+  for (const Geometry& g : geometries()) {
+    if (g.width % 8 != 0 || g.height % 2 != 0) continue;  // the tile-a-block kernel
+    const ScanSetup s = setup_for(g, PolarFrame(g.az, g.bins, g.range_m));
+    (grid_symmetric(s) ? symmetric : asymmetric) += 1;
+    if (g.name.rfind("centred 2 bins/px", 0) == 0) {
+      EXPECT_TRUE(grid_symmetric(s)) << g.name;
+    }
+    if (g.name.find("not symmetric") != std::string::npos) {
+      EXPECT_FALSE(grid_symmetric(s)) << g.name;
+    }
+  }
+  EXPECT_GE(symmetric, 2);
+  EXPECT_GE(asymmetric, 3);
+}
+
 TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool;
@@ -165,11 +203,15 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
       Image8 want;
       for (ScanMode m : {ScanMode::Nearest, ScanMode::Bilinear}) {
         cpu::scan_convert(pool, s, f.cells.data(), m, want);
+        // Unstaged: a block a quarter tile and its mirror images (the default), or a tile.
         for (const cuda::ScanOptions o :
              {cuda::ScanOptions{32, false}, cuda::ScanOptions{64, false},
-              cuda::ScanOptions{32, true}, cuda::ScanOptions{64, true}}) {
+              cuda::ScanOptions{32, false, 0, false, false},
+              cuda::ScanOptions{64, false, 0, false, false}, cuda::ScanOptions{32, true},
+              cuda::ScanOptions{64, true}}) {
           const Image8 got = gpu.launch(m, o);
-          const std::string how = " 32x" + std::to_string(o.tile_rows) + (o.stage ? " staged" : "");
+          const std::string how = " 32x" + std::to_string(o.tile_rows) +
+                                  (o.stage ? " staged" : (o.mirror ? " mirrored" : ""));
           if (m == ScanMode::Nearest)
             EXPECT_EQ(count_diff(got, want), 0u) << what << " nearest" << how;
           else {
@@ -178,11 +220,13 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
           }
         }
         if (m == ScanMode::Bilinear)
-          for (int rows : {32, 64}) {
-            const Image8 got = gpu.launch_texture(rows);
-            EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " texture 32x" << rows;
-            EXPECT_EQ(count_diff(got, want), 0u) << what << " texture identical 32x" << rows;
-          }
+          for (int rows : {32, 64})
+            for (bool mirror : {true, false}) {
+              const Image8 got = gpu.launch_texture(rows, mirror);
+              const std::string how = " 32x" + std::to_string(rows) + (mirror ? " mirrored" : "");
+              EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " texture" << how;
+              EXPECT_EQ(count_diff(got, want), 0u) << what << " texture identical" << how;
+            }
       }
       cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
       EXPECT_EQ(count_diff(gpu.launch(ScanMode::MaxHold), want), 0u) << what << " direct";
