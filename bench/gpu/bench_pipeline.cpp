@@ -20,6 +20,7 @@
 #include "gpu/cuda/cuda_pipeline.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/device_probe.hpp"
+#include "gpu/cuda/host_copy.hpp"
 #include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/stage_tables.hpp"
 #include "tests/pipeline/frames.hpp"
@@ -149,6 +150,35 @@ int main(int argc, char** argv) {
                                                      cudaMemcpyHostToDevice, s));
                     }),
                     img, 0, -1, "PCIe"});
+    // The console's whole-frame upload: the host has just copied the frame into the pinned
+    // buffer (the pipeline's stage_upload), then the copy to the device is timed alone.
+    for (const bool streaming : {false, true}) {
+      std::vector<double> h2d, host;
+      sc::Event e0, e1;
+      for (int i = 0; i < reps + 5; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (streaming)
+          sc::copy_for_upload(h_polar.get(), frame.cells.data(), px);
+        else
+          std::memcpy(h_polar.get(), frame.cells.data(), px);
+        const auto t1 = std::chrono::steady_clock::now();
+        SWL_CUDA_CHECK(cudaEventRecord(e0.get(), s));
+        SWL_CUDA_CHECK(
+            cudaMemcpyAsync(d_polar.get(), h_polar.get(), px, cudaMemcpyHostToDevice, s));
+        SWL_CUDA_CHECK(cudaEventRecord(e1.get(), s));
+        SWL_CUDA_CHECK(cudaEventSynchronize(e1.get()));
+        float t = 0;
+        SWL_CUDA_CHECK(cudaEventElapsedTime(&t, e0.get(), e1.get()));
+        if (i < 5) continue;  // warm-up
+        h2d.push_back(t);
+        host.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      }
+      rows.push_back({streaming ? "upload full frame just staged (streaming stores, pinned H2D)"
+                                : "upload full frame just staged (memcpy, pinned H2D)",
+                      median(h2d), img, 0, median(host),
+                      streaming ? "the pipeline's staging (CPU ms: the host copy)"
+                                : "SWEEPLINE_UPLOAD_STREAM=0 (CPU ms: the host copy)"});
+    }
     rows.push_back({"upload 64 dirty rows (pinned H2D)", timer.median_ms([&] {
                       SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar.get(), h_polar.get(),
                                                      64 * size_t(kSize), cudaMemcpyHostToDevice,

@@ -2,6 +2,7 @@
 // memory, CUDA events around every stage; nothing in process() waits for the device (result()
 // and the image read-backs do).
 #include "gpu/cuda/cuda_pipeline.hpp"
+#include "gpu/cuda/host_copy.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -218,7 +219,10 @@ class CudaPipelineImpl final : public CudaPipeline {
     const size_t row_bytes = size_t(bins_);
     auto stage_rows = [&](int first, int count) {
       const size_t off = size_t(first) * row_bytes, n = size_t(count) * row_bytes;
-      std::memcpy(h_polar_.get() + off, frame.cells.data() + off, n);
+      if (upload_stream_enabled())
+        copy_for_upload(h_polar_.get() + off, frame.cells.data() + off, n);
+      else
+        std::memcpy(h_polar_.get() + off, frame.cells.data() + off, n);
       parts_off_[parts_] = off;
       parts_n_[parts_] = n;
       ++parts_;
