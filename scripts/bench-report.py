@@ -330,6 +330,13 @@ class Report:
         cols = [stats(j) for _, j in runs]
         all_stages = sorted({s for c in cols for s in c[1]})
         rows = [[s] + [c[2].get(s, 0.0) * 1000 for c in cols] for s in all_stages]
+        # Sub-stages of the upload (the host-to-device copy alone), not added to the totals.
+        subs = sorted({k for _, j in runs for f in j["frames"][1:] for k in f["times_ms"]
+                       if k.startswith("upload:")})
+        for k in subs:
+            rows.append([f"({k}, inside upload)"] +
+                        [statistics.median(f["times_ms"].get(k, 0.0) for f in j["frames"][1:]) * 1000
+                         for _, j in runs])
         rows.append(["processing total (median)"] + [c[3] * 1000 for c in cols])
         rows.append(["processing total (worst frame)"] + [c[4] * 1000 for c in cols])
         self.add(table(["stage, us"] + [n for n, _ in runs], rows))

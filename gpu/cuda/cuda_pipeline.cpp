@@ -77,6 +77,9 @@ class CudaPipelineImpl final : public CudaPipeline {
 
     const ScanSetup setup = make_scan_setup(params, frame);
     enqueue_upload();
+    // The copy alone as a sub-stage ("upload:copy"; the stage also holds the texture updates).
+    copy_timed_ = parts_ > 0;
+    if (copy_timed_) SWL_CUDA_CHECK(cudaEventRecord(copy_done_.get(), s));
     update_polar_texture(params.scan, setup);
     mark("upload");
 
@@ -271,6 +274,11 @@ class CudaPipelineImpl final : public CudaPipeline {
       SWL_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i].get(), events_[i + 1].get()));
       times.push_back({stages_[i], double(ms)});
     }
+    if (copy_timed_) {
+      float ms = 0;
+      SWL_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[0].get(), copy_done_.get()));
+      times.push_back({"upload:copy", double(ms)});
+    }
     for (StageTime& st : host_times_) times.push_back(std::move(st));
     host_times_.clear();
     if (labels_pending_) {
@@ -295,6 +303,8 @@ class CudaPipelineImpl final : public CudaPipeline {
   Stream stream_;
   std::vector<Event> events_;
   Event upload_done_{cudaEventDisableTiming};
+  Event copy_done_;          // after this frame's host-to-device copies
+  bool copy_timed_ = false;  // copy_done_ was recorded for the pending frame
   std::vector<const char*> stages_;
   StageTimes host_times_;
   DeviceBuffer<uint8_t> d_polar_, d_mask_, d_pyr_, d_scan_, d_den_, d_bin_;

@@ -382,10 +382,18 @@ TEST(GpuPipeline, FullSizeDefaultFrameMatchesCpu) {
   EXPECT_EQ(count_diff(gpu->scan_image(), cpu->scan_image()), 0u);
   EXPECT_LE(max_diff(gpu->denoised_image(), cpu->denoised_image()), 1);
   const FrameResult& r = gpu->result();
-  for (const char* s : {"upload", "scan", "denoise", "threshold"})
+  for (const char* s : {"upload", "scan", "denoise", "threshold", "upload:copy"})
     EXPECT_TRUE(std::any_of(r.times.begin(), r.times.end(), [&](const StageTime& t) {
       return t.stage == s;
     })) << s;
+  // The copy is a part of the upload stage (which also updates the max-hold texture).
+  auto ms = [&](const char* s) {
+    for (const StageTime& t : r.times)
+      if (t.stage == s) return t.ms;
+    return -1.0;
+  };
+  EXPECT_GT(ms("upload:copy"), 0.0);
+  EXPECT_LE(ms("upload:copy"), ms("upload") + 1e-3);
 }
 
 }  // namespace
