@@ -134,7 +134,10 @@ class Report:
                      + (f" and {fft['cpu_ms']:.1f} ms on the CPU backend" if fft.get("cpu_ms") else "")
                      + f": {4.9 / (fft['gpu_us'] / 1000) * px / (512 * 480):.0f}x the paper's "
                      "optimised throughput in pixels per second.\n")
-        stages = [s for s in j.get("stages", []) if s.get("cpu_ms") is not None and s.get("gpu_us")]
+        # Stages with a CPU implementation (an upload row's "CPU ms", from runs before 11:00 UTC
+        # on 2026-11-26, was its host copy, not a CPU stage).
+        stages = [s for s in j.get("stages", []) if s.get("cpu_ms") is not None and s.get("gpu_us")
+                  and not s["stage"].startswith("upload")]
         self.add(self.chart("pipeline_stages", "Pipeline stages at 4096^2: GPU vs CPU (ms, log)",
                             [s["stage"] for s in stages],
                             [("GPU", [s["gpu_us"] / 1000 for s in stages]),

@@ -87,6 +87,12 @@ class GpuTimer {
   std::vector<double> rounds_;
 };
 
+std::string ms_text(double ms) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f ms", ms);
+  return b;
+}
+
 double cpu_median_ms(int reps, const std::function<void()>& work) {
   work();  // warm-up
   std::vector<double> ms;
@@ -188,11 +194,12 @@ int main(int argc, char** argv) {
         h2d.push_back(t);
         host.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       }
-      rows.push_back({streaming ? "upload full frame just staged (streaming stores, pinned H2D)"
-                                : "upload full frame just staged (memcpy, pinned H2D)",
-                      median(h2d), img, 0, median(host),
-                      streaming ? "the pipeline's staging (CPU ms: the host copy)"
-                                : "SWEEPLINE_UPLOAD_STREAM=0 (CPU ms: the host copy)"});
+      rows.push_back(
+          {streaming ? "upload full frame just staged (streaming stores, pinned H2D)"
+                     : "upload full frame just staged (memcpy, pinned H2D)",
+           median(h2d), img, 0, -1,
+           std::string(streaming ? "the pipeline's staging" : "SWEEPLINE_UPLOAD_STREAM=0") +
+               "; the host copy before it " + ms_text(median(host))});
     }
     rows.push_back({"upload 64 dirty rows (pinned H2D)", timer.median_ms([&] {
                       SWL_CUDA_CHECK(cudaMemcpyAsync(d_polar.get(), h_polar.get(),
