@@ -536,6 +536,22 @@ int main(int argc, char** argv) {
                         }),
                         2 * img, 0, -1, "sigma sweep (pipeline kernel)"});
       }
+      // The strip length (tiles a block walks down): the default fills one wave of resident
+      // blocks; shorter strips give more, shorter blocks (a second wave) for a finer balance.
+      for (float ss : {2.0f, 5.0f}) {
+        const auto wss = sg::bilateral_spatial_weights(ss);
+        for (int strip : {1, 2, 4, 6, 16}) {
+          char tag[64];
+          std::snprintf(tag, sizeof tag, "bilateral total, sigma_s %.0f, strips of %d tiles",
+                        double(ss), strip);
+          rows.push_back({tag, timer.median_ms([&] {
+                            sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0},
+                                                       kSize, kSize, wss, wr, s, strip,
+                                                       sc::kBilateralPipelineVariant);
+                          }),
+                          2 * img, 0, -1, "strip sweep (the default: one wave)"});
+        }
+      }
     }
     sc::FftEnhancer fft;
     const sg::FftEnhanceParams fp;
