@@ -153,6 +153,11 @@ int main(int argc, char** argv) {
     GpuTimer timer(s, reps);
     std::vector<Row> rows;
     std::map<std::string, std::vector<double>> target_rounds;  // stage: each round's median, ms
+    // A target row, its time from timer.rounds_ms (evaluated in building the row).
+    auto push_target = [&](Row r) {
+      target_rounds[r.stage] = timer.last_rounds();
+      rows.push_back(std::move(r));
+    };
     const double img = double(px);
 
     std::printf("timing GPU stages (%d runs each after 5 warm-ups)...\n", reps);
@@ -217,19 +222,18 @@ int main(int argc, char** argv) {
     const sg::ScanMode modes[3] = {sg::ScanMode::Nearest, sg::ScanMode::Bilinear,
                                    sg::ScanMode::MaxHold};
     for (sg::ScanMode m : modes) {
-      rows.push_back(
-          {std::string("scan ") + sg::to_string(m) +
-               (m == sg::ScanMode::MaxHold ? ", direct (no span table)" : ""),
-           timer.rounds_ms([&] {
-             sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0}, d_pyr.get(), s,
-                             m == sg::ScanMode::Bilinear ? to : sc::ScanOptions{});
-           }),
-           2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1,
-           m == sg::ScanMode::Bilinear
-               ? "texture gathers from the CUDA array (32x" + std::to_string(to.tile_rows) +
-                     "-pixel blocks; kernel only, the array updated in upload)"
-               : std::string("polar read + image write")});
-      target_rounds[rows.back().stage] = timer.last_rounds();
+      push_target({std::string("scan ") + sg::to_string(m) +
+                       (m == sg::ScanMode::MaxHold ? ", direct (no span table)" : ""),
+                   timer.rounds_ms([&] {
+                     sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0},
+                                     d_pyr.get(), s,
+                                     m == sg::ScanMode::Bilinear ? to : sc::ScanOptions{});
+                   }),
+                   2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1,
+                   m == sg::ScanMode::Bilinear
+                       ? "texture gathers from the CUDA array (32x" + std::to_string(to.tile_rows) +
+                             "-pixel blocks; kernel only, the array updated in upload)"
+                       : std::string("polar read + image write")});
     }
     {
       sc::ScanOptions other = to;
@@ -314,12 +318,11 @@ int main(int argc, char** argv) {
                   "codes (1 byte a pixel) + texture gathers + image write; blocks: %lld route "
                   "(%lld of them past the range), %lld per pixel",
                   counts.arith, counts.zero, counts.arith_per_pixel);
-    rows.push_back({"scan maxhold (default: arithmetic route)", timer.rounds_ms([&] {
-                      max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s,
-                                    &range_tex);
-                    }),
-                    3 * img, 60, -1, arith_note});
-    target_rounds[rows.back().stage] = timer.last_rounds();
+    push_target({"scan maxhold (default: arithmetic route)", timer.rounds_ms([&] {
+                   max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s,
+                                 &range_tex);
+                 }),
+                 3 * img, 60, -1, arith_note});
     rows.push_back({"range-max texture update, 64 rows (upload stage)", timer.median_ms([&] {
                       range_tex.update(d_polar.get(), kSize, kSize, 100, 64, s);
                     }),
@@ -439,12 +442,11 @@ int main(int argc, char** argv) {
       rows.push_back({std::string("gaussian column pass, ") + tag, cols, 3 * img, 0, -1, ""});
       // "fused" is what the pipeline runs (launch_gaussian_best: tensor cores from
       // kGaussianMmaMinRadius up); both kernels beside it.
-      rows.push_back(
+      push_target(
           {std::string("gaussian total, fused, ") + tag, timer.rounds_ms([&] {
              sc::launch_gaussian_best(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 40, -1, "one kernel, no intermediate image (pipeline default)"});
-      target_rounds[rows.back().stage] = timer.last_rounds();
       rows.push_back(
           {std::string("gaussian total, fused FMA, ") + tag, timer.median_ms([&] {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
@@ -462,14 +464,13 @@ int main(int argc, char** argv) {
                             }),
                             2 * img, 0, -1, "fused, integer mma"});
       for (auto impl : {sg::GaussianImpl::Tiled, sg::GaussianImpl::SlidingWindow}) {
-        rows.push_back(
+        push_target(
             {std::string("gaussian total, ") + sg::to_string(impl) + ", " + tag,
              timer.rounds_ms([&] {
                sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w, impl, s);
                sc::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
              }),
              6 * img, 40, -1, "paper 000: 16.05 ms on a GTX 670MX"});
-        target_rounds[rows.back().stage] = timer.last_rounds();
       }
       sliding_vs_tiled.push_back({tag, (rows_tiled - rows_sliding) / rows_tiled * 100.0});
     }
@@ -501,13 +502,12 @@ int main(int argc, char** argv) {
         const auto ws = sg::bilateral_spatial_weights(ss);
         char tag[32];
         std::snprintf(tag, sizeof tag, "sigma_s %.0f", double(ss));
-        rows.push_back({std::string("bilateral total, ") + tag, timer.rounds_ms([&] {
-                          sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                     kSize, ws, wr, s, 0,
-                                                     sc::kBilateralPipelineVariant);
-                        }),
-                        2 * img, 120, -1, "fused, one range lookup a tap pair (pipeline default)"});
-        target_rounds[rows.back().stage] = timer.last_rounds();
+        push_target({std::string("bilateral total, ") + tag, timer.rounds_ms([&] {
+                       sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                  kSize, ws, wr, s, 0,
+                                                  sc::kBilateralPipelineVariant);
+                     }),
+                     2 * img, 120, -1, "fused, one range lookup a tap pair (pipeline default)"});
         rows.push_back({std::string("bilateral total, fused per tap (variant 0), ") + tag,
                         timer.median_ms([&] {
                           sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
@@ -555,12 +555,11 @@ int main(int argc, char** argv) {
     }
     sc::FftEnhancer fft;
     const sg::FftEnhanceParams fp;
-    rows.push_back({"fft enhance (warp kernel, default)", timer.rounds_ms([&] {
-                      fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
-                    }),
-                    double(sc::FftEnhancer::bytes_moved(kSize, kSize, sc::FftImpl::Warp)), 1000, -1,
-                    "65536 windows 32x32, a warp per 2 windows, registers + smem"});
-    target_rounds[rows.back().stage] = timer.last_rounds();
+    push_target({"fft enhance (warp kernel, default)", timer.rounds_ms([&] {
+                   fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
+                 }),
+                 double(sc::FftEnhancer::bytes_moved(kSize, kSize, sc::FftImpl::Warp)), 1000, -1,
+                 "65536 windows 32x32, a warp per 2 windows, registers + smem"});
     fft.set_impl(sc::FftImpl::Cufft);
     rows.push_back({"fft enhance (cuFFT batched R2C/C2R)", timer.median_ms([&] {
                       fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
@@ -572,12 +571,11 @@ int main(int argc, char** argv) {
                       sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
                     }),
                     2 * img, 0, -1, ""});
-    rows.push_back({"cfar total (polar + scan of detections)", timer.rounds_ms([&] {
-                      sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
-                      max_hold.scan(setup, d_mask.get(), d_pyr.get(), sc::Out8{d_den.get(), 0}, s);
-                    }),
-                    4 * img, 200, -1, ""});
-    target_rounds[rows.back().stage] = timer.last_rounds();
+    push_target({"cfar total (polar + scan of detections)", timer.rounds_ms([&] {
+                   sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
+                   max_hold.scan(setup, d_mask.get(), d_pyr.get(), sc::Out8{d_den.get(), 0}, s);
+                 }),
+                 4 * img, 200, -1, ""});
     rows.push_back(
         {"threshold", timer.median_ms([&] {
            sc::launch_threshold(d_den.get(), sc::Out8{d_bin.get(), 0}, kSize, kSize, 64, s);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/common/check.hpp"
+#include "gpu/cuda/env_switch.hpp"
 
 #define CCL_CUDA_CHECK(call)                                                              \
   do {                                                                                    \
@@ -253,14 +254,6 @@ constexpr bool kRemapOnDefault = true;
 bool remap_on_enabled();
 // The current device's multiprocessors (grids sized to stay resident).
 int device_sm_count();
-
-// A variant switch read from the environment: unset or empty gives `fallback`, "0" false,
-// anything else true. Callers read it once per process (a static).
-inline bool env_switch(const char* name, bool fallback) {
-  const char* e = std::getenv(name);
-  if (e && *e) return std::strcmp(e, "0") != 0;
-  return fallback;
-}
 
 // Defines `bool fn()`: the switch NAME (env_switch) read once per process, `fallback` when unset.
 #define SWL_CCL_SWITCH(fn, name, fallback)             \

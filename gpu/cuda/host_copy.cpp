@@ -1,7 +1,8 @@
 #include "gpu/cuda/host_copy.hpp"
 
+#include "gpu/cuda/env_switch.hpp"
+
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -35,11 +36,7 @@ void copy_for_upload(uint8_t* dst, const uint8_t* src, size_t n) {
 }
 
 bool upload_stream_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("SWEEPLINE_UPLOAD_STREAM");
-    if (e && *e) return std::strcmp(e, "0") != 0;
-    return true;
-  }();
+  static const bool on = env_switch("SWEEPLINE_UPLOAD_STREAM", true);
   return on;
 }
 

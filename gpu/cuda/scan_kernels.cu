@@ -51,15 +51,20 @@ __global__ void scan_maxhold_direct_kernel(ScanSetup s, const uint8_t* __restric
 
 enum : int { kWinZero = 0, kWinStaged = 1, kWinDirect = 2 };
 
-// Whether every pixel centre of x_lo..x_hi, y_lo..y_hi lies past the range (plain float math,
-// with a margin of 2 bins over the exact arithmetic).
-__device__ __forceinline__ bool rect_past_range(const ScanSetup& s, int x_lo, int x_hi, int y_lo,
-                                                int y_hi) {
+// The distance from the radar to the nearest pixel centre of x_lo..x_hi, y_lo..y_hi (plain
+// float math: a hint, used with a margin of 2 bins).
+__device__ __forceinline__ float rect_min_distance(const ScanSetup& s, int x_lo, int x_hi, int y_lo,
+                                                   int y_hi) {
   const float ex0 = s.east0 + float(x_lo) * s.step, ex1 = s.east0 + float(x_hi) * s.step;
   const float nn0 = s.north0 - float(y_lo) * s.step, nn1 = s.north0 - float(y_hi) * s.step;
   const float de = ex0 > 0.0f ? ex0 : (ex1 < 0.0f ? -ex1 : 0.0f);
   const float dn = nn1 > 0.0f ? nn1 : (nn0 < 0.0f ? -nn0 : 0.0f);
-  return sqrtf(de * de + dn * dn) >= float(s.bins) + 2.0f;
+  return sqrtf(de * de + dn * dn);
+}
+// Whether every pixel centre of the rectangle lies past the range.
+__device__ __forceinline__ bool rect_past_range(const ScanSetup& s, int x_lo, int x_hi, int y_lo,
+                                                int y_hi) {
+  return rect_min_distance(s, x_lo, x_hi, y_lo, y_hi) >= float(s.bins) + 2.0f;
 }
 
 // The window of a block's pixel centres (x_lo..x_hi, y_lo..y_hi) for nearest / bilinear, from
@@ -68,8 +73,6 @@ __device__ __forceinline__ bool rect_past_range(const ScanSetup& s, int x_lo, in
 __device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, int y_hi, float off,
                              bool stage, Window& win, int& mode) {
   const int lane = int(threadIdx.x & 31u);
-  const float ex0 = s.east0 + float(x_lo) * s.step, ex1 = s.east0 + float(x_hi) * s.step;
-  const float nn0 = s.north0 - float(y_lo) * s.step, nn1 = s.north0 - float(y_hi) * s.step;
   if (!stage) {  // only whether every pixel centre lies past the range
     if (lane == 0) {
       win = Window{};
@@ -77,7 +80,9 @@ __device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, i
     }
     return;
   }
-  const float e = (lane & 1) ? ex1 : ex0, n = (lane & 2) ? nn1 : nn0;
+  // Lanes 0-3: the rectangle's corners.
+  const float e = s.east0 + float((lane & 1) ? x_hi : x_lo) * s.step;
+  const float n = s.north0 - float((lane & 2) ? y_hi : y_lo) * s.step;
   float umax = sqrtf(e * e + n * n);
   const float v = atan2f(e, n) * s.az_per_rad;  // (-A/2, A/2]
   const float v0 = __shfl_sync(0xFFFFFFFFu, v, 0);
@@ -94,10 +99,7 @@ __device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, i
   }
   if (lane != 0) return;
   win = Window{};
-  // The rectangle's point nearest the radar.
-  const float de = ex0 > 0.0f ? ex0 : (ex1 < 0.0f ? -ex1 : 0.0f);
-  const float dn = nn1 > 0.0f ? nn1 : (nn0 < 0.0f ? -nn0 : 0.0f);
-  const float umin = sqrtf(de * de + dn * dn);
+  const float umin = rect_min_distance(s, x_lo, x_hi, y_lo, y_hi);
   if (umin >= float(s.bins) + 2.0f) {  // every pixel centre past the range
     mode = kWinZero;
     return;
