@@ -339,12 +339,11 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
   if (seg0 + k >= o.wpr) return;  // uniform across the warp
   if (o.pair_loc || kPairRows) {
     // A pair column's root, looked up once: one entry (pair layout) or both rows' entries.
-    for (int m = 0; m < kTileRows / 2; ++m) {
+    auto pair = [&](int m) {
       const int yy = y0 + 2 * m;
-      if (yy >= o.h) break;  // uniform across the warp
       // Rows past the frame hold no on pixel (their words are 0).
       const uint32_t w0 = s_bits[2 * m][k], w1 = s_bits[2 * m + 1][k];
-      if ((w0 | w1) == 0) continue;  // the finish reads no local roots for an empty (pair) word
+      if ((w0 | w1) == 0) return;  // the finish reads no local roots for an empty (pair) word
       const bool on0 = (w0 >> lane) & 1u, on1 = (w1 >> lane) & 1u;
       // (The pair kernel's root_of takes either row of a pair column.)
       const int16_t key = (on0 || on1)
@@ -356,6 +355,16 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
         if (w0) store(yy, on0 ? key : int16_t(-1));
         if (w1) store(yy + 1, on1 ? key : int16_t(-1));
       }
+    };
+    // Where some pair words of the column are empty (a sparse frame), only the others are
+    // visited (lane m: pair m); a dense column keeps the plain loop (as fast there).
+    const int pairs = min(kTileRows / 2, (o.h - y0 + 1) / 2);
+    const uint32_t busy = __ballot_sync(
+        0xffffffffu, lane < pairs && (s_bits[2 * lane][k] | s_bits[2 * lane + 1][k]) != 0u);
+    if (busy != (1u << pairs) - 1u) {
+      for (uint32_t pm = busy; pm; pm &= pm - 1) pair(__ffs(pm) - 1);
+    } else {
+      for (int m = 0; m < pairs; ++m) pair(m);
     }
   } else {
     for (int r = 0; r < kTileRows; ++r) {

@@ -648,6 +648,13 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
       auto id_of = [&](int slot) {
         return slot >= b0 && slot < b1 ? int32_t(s_id[slot - b0] & ~kBorderFlag) : 0;
       };
+      // The pair words of this column with an on pixel (lane m: pair m). Where some are empty
+      // (most of a sparse frame's), those only get zeros, without the shared-memory lookups; a
+      // dense column keeps the plain unrolled loop (as fast there).
+      const uint2 pm = lane < kTileRows / 2
+                           ? *reinterpret_cast<const uint2*>(s_bits + k * kTileRows + 2 * lane)
+                           : make_uint2(0u, 0u);
+      const uint32_t busy = __ballot_sync(kFull, (pm.x | pm.y) != 0u);
       if (seg0 + k < wpr && x < w) {
         if (pair_labels) {
           auto two_rows = [&](int r, bool second) {
@@ -661,8 +668,20 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
           if (y0 + kTileRows <= h) {
             // Whole tiles: a fixed trip count, unrolled so that the pairs' shared loads overlap
             // (on a sparse frame this loop is nearly all of the finish's time).
+            if (busy == 0xffffu) {
 #pragma unroll 4
-            for (int r = 0; r < kTileRows; r += 2) two_rows(r, true);
+              for (int r = 0; r < kTileRows; r += 2) two_rows(r, true);
+            } else {
+#pragma unroll 4
+              for (int r = 0; r < kTileRows; r += 2) {
+                if ((busy >> (r / 2)) & 1u) {
+                  two_rows(r, true);
+                } else if (pass == 0) {
+                  put(r, false, -1, 0);
+                  put(r + 1, false, -1, 0);
+                }
+              }
+            }
           } else {
             for (int r = 0; y0 + r < h; r += 2) two_rows(r, y0 + r + 1 < h);
           }
