@@ -363,6 +363,10 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
         0xffffffffu, lane < pairs && (s_bits[2 * lane][k] | s_bits[2 * lane + 1][k]) != 0u);
     if (busy != (1u << pairs) - 1u) {
       for (uint32_t pm = busy; pm; pm &= pm - 1) pair(__ffs(pm) - 1);
+    } else if (pairs == kTileRows / 2) {
+      // A whole tile: a fixed trip count, unrolled so that the pairs' shared loads overlap.
+#pragma unroll 4
+      for (int m = 0; m < kTileRows / 2; ++m) pair(m);
     } else {
       for (int m = 0; m < pairs; ++m) pair(m);
     }
