@@ -357,7 +357,8 @@ __device__ __forceinline__ void tile_epilogue(const TileOutputs& o, int seg0, in
       }
     };
     // Where some pair words of the column are empty (a sparse frame), only the others are
-    // visited (lane m: pair m); a dense column keeps the plain loop (as fast there).
+    // visited (lane m: pair m). A column with every pair word busy keeps the plain loop: the
+    // mask's loop made dense frames slower (docs/perf/labelling.md).
     const int pairs = min(kTileRows / 2, (o.h - y0 + 1) / 2);
     const uint32_t busy = __ballot_sync(
         0xffffffffu, lane < pairs && (s_bits[2 * lane][k] | s_bits[2 * lane + 1][k]) != 0u);

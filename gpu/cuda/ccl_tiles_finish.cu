@@ -649,12 +649,12 @@ __global__ void __launch_bounds__(kTileThreads, SWL_MIN_BLOCKS(kTileThreads, kBl
         return slot >= b0 && slot < b1 ? int32_t(s_id[slot - b0] & ~kBorderFlag) : 0;
       };
       // The pair words of this column with an on pixel (lane m: pair m). Where some are empty
-      // (most of a sparse frame's), those only get zeros, without the shared-memory lookups; a
-      // dense column keeps the plain unrolled loop (as fast there).
-      const uint2 pm = lane < kTileRows / 2
-                           ? *reinterpret_cast<const uint2*>(s_bits + k * kTileRows + 2 * lane)
-                           : make_uint2(0u, 0u);
-      const uint32_t busy = __ballot_sync(kFull, (pm.x | pm.y) != 0u);
+      // (most of a sparse frame's), those only get zeros, without the shared-memory lookups. A
+      // column with every pair word busy keeps the plain unrolled loop.
+      const uint2 pair_words =
+          lane < kTileRows / 2 ? *reinterpret_cast<const uint2*>(s_bits + k * kTileRows + 2 * lane)
+                               : make_uint2(0u, 0u);
+      const uint32_t busy = __ballot_sync(kFull, (pair_words.x | pair_words.y) != 0u);
       if (seg0 + k < wpr && x < w) {
         if (pair_labels) {
           auto two_rows = [&](int r, bool second) {
