@@ -21,13 +21,13 @@
 
 namespace {
 
-#define NPP_BENCH_CHECK(call)                                                        \
-  do {                                                                               \
-    auto st_ = (call);                                                               \
-    if (st_ != 0) {                                                                  \
+#define NPP_BENCH_CHECK(call)                                                         \
+  do {                                                                                \
+    auto st_ = (call);                                                                \
+    if (st_ != 0) {                                                                   \
       std::fprintf(stderr, "%s failed (%d) at line %d\n", #call, int(st_), __LINE__); \
-      std::exit(1);                                                                  \
-    }                                                                                \
+      std::exit(1);                                                                   \
+    }                                                                                 \
   } while (0)
 
 NppStreamContext stream_context(cudaStream_t s) {
@@ -48,18 +48,72 @@ NppStreamContext stream_context(cudaStream_t s) {
   return c;
 }
 
-// True when the foreground pixels of `npp` and `ours` group into the same components.
-bool same_foreground_partition(const std::vector<uint32_t>& npp, const std::vector<int32_t>& ours,
-                               const std::vector<uint8_t>& binary) {
+// How the foreground pixels of `npp` group against ours: `refines` when every NPP label lies in
+// one of our components, `coarsens` when every one of ours has one NPP label; the same
+// partition is both.
+struct PartitionCheck {
+  bool refines = true, coarsens = true;
+  size_t npp_labels = 0, our_labels = 0;  // distinct labels on the foreground
+  bool same() const { return refines && coarsens; }
+};
+PartitionCheck compare_foreground(const std::vector<uint32_t>& npp,
+                                  const std::vector<int32_t>& ours,
+                                  const std::vector<uint8_t>& binary) {
+  PartitionCheck c;
   std::unordered_map<uint32_t, int32_t> n2o;
   std::unordered_map<int32_t, uint32_t> o2n;
   for (size_t i = 0; i < binary.size(); ++i) {
     if (!binary[i]) continue;
-    auto [a, fa] = n2o.emplace(npp[i], ours[i]);
-    auto [b, fb] = o2n.emplace(ours[i], npp[i]);
-    if (a->second != ours[i] || b->second != npp[i]) return false;
+    auto a = n2o.emplace(npp[i], ours[i]).first;
+    auto b = o2n.emplace(ours[i], npp[i]).first;
+    c.refines = c.refines && a->second == ours[i];
+    c.coarsens = c.coarsens && b->second == npp[i];
   }
-  return true;
+  c.npp_labels = n2o.size();
+  c.our_labels = o2n.size();
+  return c;
+}
+
+// Where NPP leaves two 8-adjacent foreground pixels apart: up to `max` contacts (x, y and the
+// neighbour's direction: E, S, SE or SW), so that a refined partition shows which kind of
+// contact its 8-way union-find missed.
+nlohmann::ordered_json unmerged_contacts(const std::vector<uint32_t>& lab,
+                                         const std::vector<uint8_t>& binary, int w, int h,
+                                         size_t max) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const int dx[] = {1, 0, 1, -1}, dy[] = {0, 1, 1, 1};
+  const char* name[] = {"E", "S", "SE", "SW"};
+  std::vector<size_t> per_dir(4, 0);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const size_t i = size_t(y) * size_t(w) + size_t(x);
+      if (!binary[i]) continue;
+      for (int d = 0; d < 4; ++d) {
+        const int nx = x + dx[d], ny = y + dy[d];
+        if (nx < 0 || nx >= w || ny >= h) continue;
+        const size_t j = size_t(ny) * size_t(w) + size_t(nx);
+        if (!binary[j] || lab[i] == lab[j]) continue;
+        if (++per_dir[size_t(d)] <= max) out.push_back({{"x", x}, {"y", y}, {"to", name[d]}});
+      }
+    }
+  nlohmann::ordered_json r;
+  r["by_direction"] = {
+      {"E", per_dir[0]}, {"S", per_dir[1]}, {"SE", per_dir[2]}, {"SW", per_dir[3]}};
+  r["first"] = out;
+  return r;
+}
+
+// NPP's union-find output read as a forest of linear pixel indices (a label that names another
+// pixel whose label differs is a parent link), followed to its end on the host: whether the
+// raw output, flattened, is our partition where the compressed one is not.
+std::vector<uint32_t> flatten_as_forest(std::vector<uint32_t> lab) {
+  const size_t n = lab.size();
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t r = lab[i];
+    for (int step = 0; step < 64 && r < n && lab[r] != r; ++step) r = lab[r];
+    lab[i] = r;
+  }
+  return lab;
 }
 
 }  // namespace
@@ -69,9 +123,12 @@ int main(int argc, char** argv) {
   int reps = 30;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--images" && i + 1 < argc) images = argv[++i];
-    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
-    else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    if (a == "--images" && i + 1 < argc)
+      images = argv[++i];
+    else if (a == "--json" && i + 1 < argc)
+      json_path = argv[++i];
+    else if (a == "--reps" && i + 1 < argc)
+      reps = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: bench_npp --images DIR [--json PATH] [--reps N]\n");
       return 2;
@@ -118,11 +175,12 @@ int main(int argc, char** argv) {
       std::vector<float> ms;
       for (int r = 0; r < reps + 3; ++r) {
         cudaEventRecord(t0, stream);
-        NPP_BENCH_CHECK(nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, norm, d_buf, ctx));
+        NPP_BENCH_CHECK(
+            nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, norm, d_buf, ctx));
         int count = 0;
         if (compress)
-          NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h, &count,
-                                                                  d_buf, ctx));
+          NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h,
+                                                                  &count, d_buf, ctx));
         cudaEventRecord(t1, stream);
         cudaEventSynchronize(t1);
         float t = 0;
@@ -140,11 +198,16 @@ int main(int argc, char** argv) {
     rec["npp_label4_compress_ms"] = time_ms(nppiNormL1, true);
     // Partition check against ours (8-connectivity). The union-find output is not flattened
     // (pixels of one region may hold different labels of its tree), so compare after NPP's own
-    // compression, which gives every region one final label.
-    NPP_BENCH_CHECK(nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, nppiNormInf, d_buf, ctx));
+    // compression, which gives every region one final label; the raw output, flattened on the
+    // host, is checked too.
+    NPP_BENCH_CHECK(
+        nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, nppiNormInf, d_buf, ctx));
+    std::vector<uint32_t> raw(n);
+    cudaMemcpyAsync(raw.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream);
+    cudaStreamSynchronize(stream);
     int compressed = 0;
-    NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h, &compressed,
-                                                            d_buf, ctx));
+    NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h,
+                                                            &compressed, d_buf, ctx));
     rec["npp_regions8"] = compressed;
     std::vector<uint32_t> npp(n);
     cudaMemcpyAsync(npp.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream);
@@ -153,10 +216,24 @@ int main(int argc, char** argv) {
     std::string verdict = "not checked";
     if (std::filesystem::exists(ours_path) && std::filesystem::file_size(ours_path) == n * 4) {
       std::vector<int32_t> ours(n);
-      std::ifstream(ours_path, std::ios::binary).read(reinterpret_cast<char*>(ours.data()), std::streamsize(n * 4));
-      bool ok = same_foreground_partition(npp, ours, binary);
-      rec["npp_partition8_ok"] = ok;
-      verdict = ok ? "same" : "DIFFERENT";
+      std::ifstream(ours_path, std::ios::binary)
+          .read(reinterpret_cast<char*>(ours.data()), std::streamsize(n * 4));
+      const PartitionCheck c = compare_foreground(npp, ours, binary);
+      const PartitionCheck f = compare_foreground(flatten_as_forest(raw), ours, binary);
+      rec["npp_partition8_ok"] = c.same();
+      rec["npp_partition8"] = {{"refines_ours", c.refines},
+                               {"coarsens_ours", c.coarsens},
+                               {"npp_foreground_labels", c.npp_labels},
+                               {"our_components", c.our_labels},
+                               {"raw_flattened_same", f.same()},
+                               {"raw_flattened_labels", f.npp_labels}};
+      if (!c.same()) rec["npp_unmerged_contacts8"] = unmerged_contacts(npp, binary, w, h, 3);
+      verdict = c.same() ? "same" : "DIFFERENT";
+      verdict += " (NPP " + std::to_string(c.npp_labels) + " labels, ours " +
+                 std::to_string(c.our_labels) + (c.refines ? ", refines" : "") +
+                 (c.coarsens ? ", coarsens" : "") +
+                 "; raw flattened: " + (f.same() ? "same" : "different") + ", " +
+                 std::to_string(f.npp_labels) + ")";
     }
     std::printf("%-16s %12.3f %12.3f %12.3f %12.3f  %s\n", rec["image"].get<std::string>().c_str(),
                 rec["npp_label8_ms"].get<double>(), rec["npp_label8_compress_ms"].get<double>(),
