@@ -298,10 +298,9 @@ class Report:
             # (docs/perf/labelling.md): its partition is checked to refine ours, so that ours
             # never splits what NPP joins. Images where it is not even that are listed.
             imgs = npp.get("images", [])
-            split = [r["image"] for r in imgs if r.get("npp_partition8_ok") is False]
-            bad = [r["image"] for r in imgs
-                   if r.get("npp_partition8_ok") is False
-                   and not (r.get("npp_partition8") or {}).get("refines_ours", False)]
+            split = [r for r in imgs if r.get("npp_partition8_ok") is False]
+            bad = [r["image"] for r in split
+                   if not (r.get("npp_partition8") or {}).get("refines_ours", False)]
             measured = ("equal on every image" if not split else
                         f"equal on {len(imgs) - len(split)} of {len(imgs)}, NPP's finer elsewhere"
                         if not bad else "NOT a refinement on: " + ", ".join(bad))

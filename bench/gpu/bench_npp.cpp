@@ -74,12 +74,12 @@ PartitionCheck compare_foreground(const std::vector<uint32_t>& npp,
   return c;
 }
 
-// Where NPP leaves two 8-adjacent foreground pixels apart: up to `max` contacts (x, y and the
+// Where NPP leaves two 8-adjacent foreground pixels apart: up to `keep` contacts (x, y and the
 // neighbour's direction: E, S, SE or SW), so that a refined partition shows which kind of
 // contact its 8-way union-find missed.
 nlohmann::ordered_json unmerged_contacts(const std::vector<uint32_t>& lab,
                                          const std::vector<uint8_t>& binary, int w, int h,
-                                         size_t max) {
+                                         size_t keep) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   const int dx[] = {1, 0, 1, -1}, dy[] = {0, 1, 1, 1};
   const char* name[] = {"E", "S", "SE", "SW"};
@@ -93,7 +93,7 @@ nlohmann::ordered_json unmerged_contacts(const std::vector<uint32_t>& lab,
         if (nx < 0 || nx >= w || ny >= h) continue;
         const size_t j = size_t(ny) * size_t(w) + size_t(nx);
         if (!binary[j] || lab[i] == lab[j]) continue;
-        if (++per_dir[size_t(d)] <= max) out.push_back({{"x", x}, {"y", y}, {"to", name[d]}});
+        if (++per_dir[size_t(d)] <= keep) out.push_back({{"x", x}, {"y", y}, {"to", name[d]}});
       }
     }
   nlohmann::ordered_json r;

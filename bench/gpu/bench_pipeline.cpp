@@ -153,7 +153,8 @@ int main(int argc, char** argv) {
     GpuTimer timer(s, reps);
     std::vector<Row> rows;
     std::map<std::string, std::vector<double>> target_rounds;  // stage: each round's median, ms
-    // A target row, its time from timer.rounds_ms (evaluated in building the row).
+    // A row timed in rounds (timer.rounds_ms, evaluated in building the row): its rounds go to
+    // the log and the JSON. Target rows and the comparison rows beside them use it.
     auto push_target = [&](Row r) {
       target_rounds[r.stage] = timer.last_rounds();
       rows.push_back(std::move(r));
