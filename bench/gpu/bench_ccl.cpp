@@ -129,6 +129,7 @@ class Bench {
     return lab_.fetch(true);
   }
   size_t scratch() const { return lab_.scratch_bytes(); }
+  bool compressible() const { return lab_.compressible_memory(); }
   void profile(bool on) { lab_.set_profile_stages(on); }
   void statistics(bool on) { lab_.set_statistics(on); }
   // The image weights its own centroids (as the console's scan image does).
@@ -386,10 +387,15 @@ int main(int argc, char** argv) {
   bench.profile(false);
   out["fast_profile"] = prof;
   out["scratch_bytes_4096"] = bench.scratch();
+  // Labels and forest in compressible memory (SWEEPLINE_CCL_COMPRESSIBLE=0: plain), as run.
+  out["compressible_memory"] = bench.compressible();
   out["all_algorithms_agree"] = all_agree;
   out["saved_images"] = saved;
-  std::printf("scratch beyond the label image at 4096^2: %.1f MB; algorithms agree: %s\n",
-              double(bench.scratch()) / 1e6, all_agree ? "yes" : "NO");
+  std::printf(
+      "scratch beyond the label image at 4096^2: %.1f MB; labels and forest %s; algorithms "
+      "agree: %s\n",
+      double(bench.scratch()) / 1e6, bench.compressible() ? "compressible" : "in plain memory",
+      all_agree ? "yes" : "NO");
   if (!o.json_path.empty()) {
     std::ofstream f(o.json_path);
     f << out.dump(1) << "\n";

@@ -10,6 +10,7 @@
 
 #include "gpu/ccl/ccl_detail.hpp"
 #include "gpu/cuda/ccl_kernels.hpp"
+#include "gpu/cuda/compressible_memory.hpp"
 
 namespace sweepline::gpu::cuda {
 
@@ -20,18 +21,32 @@ namespace {
 // Statistics capacity at most: keeps the scratch near 197 MB at 4096x4096.
 constexpr int64_t kDefaultCapacity = 2'400'000;
 
+// The label image and the forest in compressible memory by default. Measured (H100, 2026-11-26,
+// docs/perf/labelling.md): 4-5 us off the radar frames, 0-2 us off random images. Every array
+// compressible made 4-connectivity at 0.4-0.5 8-10 us slower, so the small ones stay plain.
+SWL_CCL_SWITCH(compressible_default, "SWEEPLINE_CCL_COMPRESSIBLE", true)
+
 template <class T>
 struct DeviceArray {
   T* p = nullptr;
   size_t count = 0;
-  void reset(size_t n) {
+  CompressibleMemory comp;
+  // compressible: try CompressibleMemory first (plain cudaMalloc where it is refused).
+  void reset(size_t n, bool compressible = false) {
     release();
     if (n == 0) return;
-    CCL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(T)));
+    if (compressible) comp = CompressibleMemory::allocate(n * sizeof(T));
+    if (comp)
+      p = static_cast<T*>(comp.get());
+    else
+      CCL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(T)));
     count = n;
   }
   void release() noexcept {
-    if (p) CCL_CUDA_CHECK_NOTHROW(cudaFree(p));
+    if (comp)
+      comp = CompressibleMemory();
+    else if (p)
+      CCL_CUDA_CHECK_NOTHROW(cudaFree(p));
     p = nullptr;
     count = 0;
   }
@@ -50,6 +65,7 @@ struct CclState {
   // arrays, records alone (span_stats).
   Stats array_stats, record_stats, span_stats;
   int64_t capacity_limit = kDefaultCapacity;
+  bool compressible = compressible_default();
   bool profile = false;
   bool stats = true;
   StageEvents events;
@@ -103,8 +119,8 @@ struct CclState {
     n.id_blocks = (id_words + kWordsPerBlock - 1) / kWordsPerBlock;
     size_t blob_bytes = std::max<size_t>((size_t(n.n) + 4) * 4 + size_t(n.n),
                                          size_t(n.capacity) * kStatsBytesPerComponent);
-    uf.reset(size_t(n.n));
-    labels.reset(size_t(n.n));
+    uf.reset(size_t(n.n), compressible);
+    labels.reset(size_t(n.n), compressible);
     count.reset(4);
     on_bits.reset(size_t(n.words));
     root_bits.reset(size_t(n.words));
@@ -205,6 +221,15 @@ void CclLabeller::set_profile_stages(bool on) {
 void CclLabeller::set_statistics(bool on) {
   s_->stats = on;
   s_->drop_graph();
+}
+void CclLabeller::set_compressible_memory(bool on) {
+  if (s_->compressible == on) return;
+  s_->compressible = on;
+  s_->ws = {};  // reallocate at the next label()
+  s_->drop_graph();
+}
+bool CclLabeller::compressible_memory() const {
+  return s_->labels.comp.compressed();
 }
 void CclLabeller::set_statistics_capacity_limit(int64_t limit) {
   s_->capacity_limit = std::max<int64_t>(1, limit);

@@ -485,6 +485,48 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
 #endif
 }
 
+// The label image and the forest in compressible memory (the default where the device offers
+// it) and in plain memory give the same result; switching between the two in one labeller
+// reallocates. Mostly empty frames (what compresses) and dense ones, 4 and 8, weighted or not.
+TEST(GpuCclSmall, CompressibleAndPlainMemoryAgree) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  const int w = 1031, h = 133;
+  std::vector<std::pair<std::string, Image8>> imgs;
+  for (const char* spec : {"random:0.02", "random:0.5", "stars"})
+    imgs.push_back({spec, sim::make_test_image(spec, w, h, 31)});
+  imgs.push_back({"checker1", test::checkerboard(w, h, 1)});
+  DeviceBytes d_img(size_t(w) * h), d_in(size_t(w) * h);
+  ASSERT_TRUE(d_img && d_in);
+  TestStream s;
+  ASSERT_TRUE(s.ok());
+  Image8 in = test::random_intensity(w, h, 37);
+  cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
+  {
+    gpu::cuda::CclLabeller lab;
+    for (const auto& [name, img] : imgs) {
+      cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
+      for (int conn : {4, 8})
+        for (bool weighted : {false, true})
+          for (bool compressible : {true, false}) {
+            ccl::LabelParams p;
+            p.connectivity = conn;
+            lab.set_compressible_memory(compressible);
+            lab.label(d_img, weighted ? static_cast<uint8_t*>(d_in) : nullptr, w, h, p, s);
+            const std::string t = tag(
+                name + (weighted ? " weighted" : "") + (compressible ? " compressible" : " plain"),
+                p.algorithm, conn);
+            expect_equal_to_oracle(lab.fetch(true), oracle_label(img, p, weighted ? &in : nullptr),
+                                   t);
+            if (!compressible) {
+              EXPECT_FALSE(lab.compressible_memory()) << t;
+            }
+          }
+    }
+  }
+#endif
+}
+
 TEST(GpuCcl, EqualsOracleOnLargerImages) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
