@@ -387,12 +387,12 @@ int main(int argc, char** argv) {
   bench.profile(false);
   out["fast_profile"] = prof;
   out["scratch_bytes_4096"] = bench.scratch();
-  // Labels and forest in compressible memory (SWEEPLINE_CCL_COMPRESSIBLE=0: plain), as run.
+  // The label image in compressible memory (SWEEPLINE_CCL_COMPRESSIBLE=0: plain), as run.
   out["compressible_memory"] = bench.compressible();
   out["all_algorithms_agree"] = all_agree;
   out["saved_images"] = saved;
   std::printf(
-      "scratch beyond the label image at 4096^2: %.1f MB; labels and forest %s; algorithms "
+      "scratch beyond the label image at 4096^2: %.1f MB; label image %s; algorithms "
       "agree: %s\n",
       double(bench.scratch()) / 1e6, bench.compressible() ? "compressible" : "in plain memory",
       all_agree ? "yes" : "NO");

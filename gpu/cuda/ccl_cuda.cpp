@@ -21,9 +21,10 @@ namespace {
 // Statistics capacity at most: keeps the scratch near 197 MB at 4096x4096.
 constexpr int64_t kDefaultCapacity = 2'400'000;
 
-// The label image and the forest in compressible memory by default. Measured (H100, 2026-11-26,
-// docs/perf/labelling.md): 4-5 us off the radar frames, 0-2 us off random images. Every array
-// compressible made 4-connectivity at 0.4-0.5 8-10 us slower, so the small ones stay plain.
+// The label image in compressible memory by default. Measured (H100, 2026-11-26,
+// docs/perf/labelling.md): 3-5 us off the radar frames, 0-2 us off random images. The forest
+// compressible too changed nothing for `fast` and made `propagate` 10 % slower on dense images
+// (which fill it); every array compressible made 4-connectivity at 0.4-0.5 8-10 us slower.
 SWL_CCL_SWITCH(compressible_default, "SWEEPLINE_CCL_COMPRESSIBLE", true)
 
 template <class T>
@@ -119,7 +120,7 @@ struct CclState {
     n.id_blocks = (id_words + kWordsPerBlock - 1) / kWordsPerBlock;
     size_t blob_bytes = std::max<size_t>((size_t(n.n) + 4) * 4 + size_t(n.n),
                                          size_t(n.capacity) * kStatsBytesPerComponent);
-    uf.reset(size_t(n.n), compressible);
+    uf.reset(size_t(n.n));
     labels.reset(size_t(n.n), compressible);
     count.reset(4);
     on_bits.reset(size_t(n.words));

@@ -55,10 +55,10 @@ class CclLabeller {
   void set_statistics(bool on);
   // For tests: a smaller statistics capacity, to exercise the overflow path.
   void set_statistics_capacity_limit(int64_t limit);
-  // The label image and the forest in memory the L2 may keep compressed (the default where the
-  // device offers it; SWEEPLINE_CCL_COMPRESSIBLE=0 turns it off): a mostly empty frame's labels
-  // then cost little DRAM traffic. Off: plain cudaMalloc (for A/B runs and tests). Takes effect
-  // at the next label(), which reallocates.
+  // The label image in memory the L2 may keep compressed (the default where the device offers
+  // it; SWEEPLINE_CCL_COMPRESSIBLE=0 turns it off): a mostly empty frame's labels then cost
+  // little DRAM traffic. Off: plain cudaMalloc (for A/B runs and tests). Takes effect at the
+  // next label(), which reallocates.
   void set_compressible_memory(bool on);
   // Whether the label image of the last allocation is compressible (the driver may refuse).
   bool compressible_memory() const;

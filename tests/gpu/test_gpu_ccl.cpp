@@ -485,8 +485,8 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
 #endif
 }
 
-// The label image and the forest in compressible memory (the default where the device offers
-// it) and in plain memory give the same result; switching between the two in one labeller
+// The label image in compressible memory (the default where the device offers it) and in
+// plain memory give the same result; switching between the two in one labeller
 // reallocates. Mostly empty frames (what compresses) and dense ones, 4 and 8, weighted or not.
 TEST(GpuCclSmall, CompressibleAndPlainMemoryAgree) {
   SWL_SKIP_WITHOUT_CUDA();
