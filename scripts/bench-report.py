@@ -185,6 +185,11 @@ class Report:
                  "numbering (everything `label` returns), on the GPU named above. Paper figures are "
                  "the papers' own, on their hardware (paper 000: GTX 670MX; paper 001: its GPU and "
                  "OpenCV's Grana labeller on its CPU).\n")
+        if "compressible_memory" in j:
+            self.add("Our label image was in " +
+                     ("compressible memory (the default; `SWEEPLINE_CCL_COMPRESSIBLE=0` for plain)"
+                      if j["compressible_memory"] else "plain memory") +
+                     "; the peers' buffers are plain.\n")
         saved = {e.get("spec"): e for e in j.get("saved_images", [])}
         # random images (paper 001 Tables 1-2)
         rnd = j.get("random", [])
