@@ -104,8 +104,9 @@ nlohmann::ordered_json unmerged_contacts(const std::vector<uint32_t>& lab,
 }
 
 // NPP's union-find output read as a forest of linear pixel indices (a label that names another
-// pixel whose label differs is a parent link), followed to its end on the host: whether the
-// raw output, flattened, is our partition where the compressed one is not.
+// pixel whose label differs is a parent link), followed on the host to its end (at most 64
+// links, so that a cycle cannot hang the check): whether the raw output, flattened, is our
+// partition where the compressed one is not.
 std::vector<uint32_t> flatten_as_forest(std::vector<uint32_t> lab) {
   const size_t n = lab.size();
   for (size_t i = 0; i < n; ++i) {
