@@ -26,15 +26,21 @@ def load(folder, name):
         return None
 
 
-def fmt(v, digits=1):
+def fmt(v):
+    """A table cell: integers whole, other numbers to three significant digits (a 0.05 ms
+    labelling time must not read as 0.0), thousands separated from 100 up."""
     if v is None:
         return "-"
     if isinstance(v, bool):
         return "yes" if v else "NO"
-    if isinstance(v, (int, float)):
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        if v != v:
+            return "-"
         if abs(v) >= 100:
             return f"{v:,.0f}"
-        return f"{v:.{digits}f}"
+        return f"{v:.3g}"
     return str(v)
 
 
@@ -66,8 +72,9 @@ class Report:
     def add(self, text):
         self.parts.append(text)
 
-    def chart(self, name, title, labels, series, ylabel, log=False):
-        """series: list of (legend, values). Writes charts/<name>.png, returns a markdown link."""
+    def chart(self, name, title, labels, series, ylabel, log=False, hline=None):
+        """series: list of (legend, values). Writes charts/<name>.png, returns a markdown link.
+        hline: (value, legend) drawn across, e.g. a target."""
         if self.plt is None or not labels:
             return ""
         plt = self.plt
@@ -84,6 +91,8 @@ class Report:
         if log:
             ax.set_yscale("log")
         ax.grid(axis="y", alpha=0.3)
+        if hline:
+            ax.axhline(hline[0], color="black", linestyle="--", linewidth=1, label=hline[1])
         ax.legend(fontsize=8)
         fig.tight_layout()
         path = os.path.join(self.chart_dir, name + ".png")
@@ -260,6 +269,8 @@ class Report:
                 if cv:
                     self.targets.append((f"fast {c}-conn vs cv2 with stats, density {d}", ">= 50x",
                                          f"{cv / ms:.0f}x", cv / ms >= 50))
+        if peers:
+            self.peer_ratios(peers)
         scratch = j.get("scratch_bytes_4096")
         if scratch is not None:
             self.targets.append(("GPU memory beyond the label image, 4096^2", "<= 200 MB",
@@ -317,6 +328,44 @@ class Report:
         self.summary["labelling"] = j
         self.summary["peers"] = peers
         self.summary["npp"] = npp
+
+    def peer_ratios(self, peers):
+        """The 10x / 50x rows for the test images and radar frames (the random images' rows come
+        from bench_ccl above), and a table of every image's ratios with and without our
+        statistics: cupyx computes none, so both are on record (the target is with them)."""
+        rows = []
+        for r in peers.get("images", []):
+            name = r.get("image", "?")
+            for c in (8, 4):
+                fast = r.get(f"fast{c}_ms")
+                cu = r.get(f"cupyx_label{c}_ms")
+                cv = r.get(f"cv2_stats{c}_ms")
+                if not fast:
+                    continue
+                nostats = r.get(f"fast{c}_nostats_ms")
+                rows.append([name, c, fast * 1000, nostats * 1000 if nostats else None, cu,
+                             cu / fast if cu else None, cu / nostats if cu and nostats else None,
+                             cv / fast if cv else None])
+                if name.startswith("random_"):
+                    continue
+                if cu:
+                    self.targets.append((f"fast {c}-conn vs cupyx label, {name}", ">= 10x",
+                                         f"{cu / fast:.1f}x", cu / fast >= 10))
+                if cv:
+                    self.targets.append((f"fast {c}-conn vs cv2 with stats, {name}", ">= 50x",
+                                         f"{cv / fast:.0f}x", cv / fast >= 50))
+        if rows:
+            self.add("\n### Against the peers, every saved image (4096^2)\n\n"
+                     "cupyx's time is the median of its round medians (scripts/bench-peers.py). "
+                     "`fast_nostats` gives labels and consecutive ids only, as cupyx does.\n\n" +
+                     table(["image", "conn", "fast us", "fast_nostats us", "cupyx ms",
+                            "cupyx / fast", "cupyx / fast_nostats", "cv2 with stats / fast"],
+                           rows))
+            names = [f"{r[0]} {r[1]}" for r in rows]
+            self.add(self.chart("ccl_cupyx_ratio", "cupyx.scipy.ndimage.label time / ours (4096^2)",
+                                names, [("with our statistics", [r[5] for r in rows]),
+                                        ("labels only", [r[6] for r in rows])],
+                                "x", hline=(10, "target 10x")))
 
     # ---------------------------------------------------------------- the viewer, end to end
     def viewer(self, per_rotation, live):
