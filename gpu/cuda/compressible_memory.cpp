@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "gpu/cuda/cuda_check.hpp"
+
 namespace sweepline::gpu::cuda {
 
 namespace {
@@ -103,9 +105,11 @@ void CompressibleMemory::release() noexcept {
   if (!ptr_) return;
   const DriverCalls& d = driver();
   // Pending work may still use the range: unmapping does not wait for it.
-  cudaDeviceSynchronize();
-  d.unmap(reinterpret_cast<CUdeviceptr>(ptr_), size_);
-  d.address_free(reinterpret_cast<CUdeviceptr>(ptr_), size_);
+  SWL_CUDA_CHECK_NOTHROW(cudaDeviceSynchronize());
+  const CUresult unmapped = d.unmap(reinterpret_cast<CUdeviceptr>(ptr_), size_);
+  const CUresult freed = d.address_free(reinterpret_cast<CUdeviceptr>(ptr_), size_);
+  if (unmapped != CUDA_SUCCESS || freed != CUDA_SUCCESS)
+    log_error_nothrow(__FILE__, __LINE__, "compressible memory: unmapping or freeing failed");
   ptr_ = nullptr;
   size_ = 0;
   compressed_ = false;
