@@ -34,7 +34,6 @@ struct PipelineParams {
 
   DenoiseMode denoise = DenoiseMode::Gaussian;
   float gaussian_sigma = 1.0f;  // 0.5..5; kernel radius ceil(3 sigma)
-  GaussianImpl gaussian_impl = GaussianImpl::Fused;
   float bilateral_sigma_s = 2.0f;   // pixels, 0.5..5; radius ceil(2 sigma_s)
   float bilateral_sigma_r = 30.0f;  // intensity levels
   FftEnhanceParams fft;
@@ -82,6 +81,9 @@ class Pipeline {
   virtual void process(const PolarFrame& frame, const PipelineParams& params) = 0;
   // The last frame's times and components. On CUDA this waits for the frame to finish.
   virtual const FrameResult& result() = 0;
+  // Whether result() would return without waiting for the device (a non-blocking query; always
+  // true on the CPU). The console asks this each frame and collects the result one frame late.
+  virtual bool result_ready() { return true; }
 
   // Host copies of the last frame's images, for tests, snapshots and the CLI (slow on CUDA:
   // a synchronous download). The label image is empty when labelling is off.
@@ -100,8 +102,6 @@ const char* to_string(ScanMode m);
 ScanMode scan_mode_from_string(const std::string& s);  // "nearest" | "bilinear" | "maxhold"
 const char* to_string(DenoiseMode m);
 DenoiseMode denoise_mode_from_string(const std::string& s);  // none|gaussian|bilateral|fft|cfar
-const char* to_string(GaussianImpl g);
-GaussianImpl gaussian_impl_from_string(const std::string& s);  // tiled | sliding | fused
 
 // Label colour for display (RGBA8 packed as 0xAABBGGRR, little-endian R first): 0 is transparent
 // black, labels get a stable bright hue. Both backends and the renderer use this.

@@ -56,22 +56,4 @@ DenoiseMode denoise_mode_from_string(const std::string& s) {
   throw Error("unknown denoise mode '" + s + "' (expected none, gaussian, bilateral, fft or cfar)");
 }
 
-const char* to_string(GaussianImpl g) {
-  switch (g) {
-    case GaussianImpl::Tiled:
-      return "tiled";
-    case GaussianImpl::SlidingWindow:
-      return "sliding";
-    case GaussianImpl::Fused:
-      return "fused";
-  }
-  return "?";
-}
-GaussianImpl gaussian_impl_from_string(const std::string& s) {
-  if (s == "tiled") return GaussianImpl::Tiled;
-  if (s == "sliding") return GaussianImpl::SlidingWindow;
-  if (s == "fused") return GaussianImpl::Fused;
-  throw Error("unknown Gaussian implementation '" + s + "' (expected tiled, sliding or fused)");
-}
-
 }  // namespace sweepline::gpu

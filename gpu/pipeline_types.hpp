@@ -11,12 +11,6 @@ enum class Backend { Cpu, Cuda };
 // range does not alias; a single bright cell may light up to 2 x 2 pixels.
 enum class ScanMode { Nearest, Bilinear, MaxHold };
 enum class DenoiseMode { None, Gaussian, Bilateral, FftEnhance, Cfar };
-// CUDA Gaussian: two passes through an 8.8 fixed-point intermediate image, the row pass either
-// a plain shared-memory tile with apron (Tiled) or paper 002's sliding window (SlidingWindow);
-// or one kernel doing both passes on a shared-memory tile (Fused), which skips the intermediate
-// image's trip through global memory. All three compute the same numbers. The CPU backend has
-// one implementation and ignores this.
-enum class GaussianImpl { Tiled, SlidingWindow, Fused };
 
 // Paper 004's block enhancement: 32 x 32 windows every 16 pixels (centred on each 16 x 16 output
 // block, zero outside the image); spectrum times (Re^2 + Im^2)^power; frequencies with radius

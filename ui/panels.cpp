@@ -252,11 +252,6 @@ void processing_panel(AppState& st) {
   switch (p.denoise) {
     case gpu::DenoiseMode::Gaussian:
       ImGui::SliderFloat("Sigma", &p.gaussian_sigma, 0.5f, 5.0f, "%.2f px");
-      enum_combo(
-          "CUDA kernel", p.gaussian_impl,
-          enum_count<gpu::GaussianImpl>([](gpu::GaussianImpl g) { return gpu::to_string(g); },
-                                        gpu::gaussian_impl_from_string),
-          [](gpu::GaussianImpl g) { return gpu::to_string(g); });
       break;
     case gpu::DenoiseMode::Bilateral:
       ImGui::SliderFloat("Sigma space", &p.bilateral_sigma_s, 0.5f, 5.0f, "%.2f px");

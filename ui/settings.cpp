@@ -71,7 +71,6 @@ json params_json(const gpu::PipelineParams& p) {
           {"scan", gpu::to_string(p.scan)},
           {"denoise", gpu::to_string(p.denoise)},
           {"gaussian_sigma", p.gaussian_sigma},
-          {"gaussian_impl", gpu::to_string(p.gaussian_impl)},
           {"bilateral_sigma_s", p.bilateral_sigma_s},
           {"bilateral_sigma_r", p.bilateral_sigma_r},
           {"fft",
@@ -105,8 +104,6 @@ void params_from(const json& j, gpu::PipelineParams& p) {
   if (j.contains("denoise"))
     p.denoise = gpu::denoise_mode_from_string(j["denoise"].get<std::string>());
   get(j, "gaussian_sigma", p.gaussian_sigma);
-  if (j.contains("gaussian_impl"))
-    p.gaussian_impl = gpu::gaussian_impl_from_string(j["gaussian_impl"].get<std::string>());
   get(j, "bilateral_sigma_s", p.bilateral_sigma_s);
   get(j, "bilateral_sigma_r", p.bilateral_sigma_r);
   if (j.contains("fft")) {

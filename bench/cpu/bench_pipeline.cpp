@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "gpu/cpu_stages.hpp"
-#include "gpu/stage_tables.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "tests/support/frames.hpp"
 
 namespace {
 

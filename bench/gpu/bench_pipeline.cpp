@@ -17,14 +17,14 @@
 #include <thread>
 #include <vector>
 
-#include "gpu/cpu_stages.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
 #include "gpu/cuda/cuda_pipeline.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/device_probe.hpp"
 #include "gpu/cuda/host_copy.hpp"
 #include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/stage_tables.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "tests/support/frames.hpp"
 
 namespace sg = sweepline::gpu;
 namespace sc = sweepline::gpu::cuda;

@@ -2,7 +2,7 @@
 
 #include "app/common/check.hpp"
 #include "gpu/backend/cuda_availability.hpp"
-#include "gpu/cpu_pipeline.hpp"
+#include "gpu/cpu/cpu_pipeline.hpp"
 
 #ifdef SWEEPLINE_HAVE_CUDA
 #include "gpu/cuda/cuda_pipeline.hpp"

@@ -17,7 +17,7 @@
 #include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/device_probe.hpp"
 #include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/stage_tables.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 
 namespace sweepline::gpu::cuda {
 
@@ -93,12 +93,7 @@ class CudaPipelineImpl final : public CudaPipeline {
         break;
       case DenoiseMode::Gaussian: {
         const std::vector<float> w = gaussian_weights(params.gaussian_sigma);
-        if (params.gaussian_impl == GaussianImpl::Fused) {
-          launch_gaussian_best(d_scan_.get(), den, W, H, w, s);  // tensor cores for large radii
-        } else {
-          launch_gaussian_rows(d_scan_.get(), d_mid_.get(), W, H, w, params.gaussian_impl, s);
-          launch_gaussian_cols(d_mid_.get(), den, W, H, w, s);
-        }
+        launch_gaussian_best(d_scan_.get(), den, W, H, w, s);  // tensor cores for large radii
         break;
       }
       case DenoiseMode::Bilateral: {
@@ -134,6 +129,14 @@ class CudaPipelineImpl final : public CudaPipeline {
   const FrameResult& result() override {
     finish_pending();
     return result_;
+  }
+
+  bool result_ready() override {
+    if (!pending_) return true;
+    const cudaError_t e = cudaEventQuery(events_[stages_.size()].get());
+    if (e == cudaErrorNotReady) return false;
+    SWL_CUDA_CHECK(e);
+    return true;
   }
 
   Image8 scan_image() override { return download8(d_scan_); }

@@ -13,6 +13,15 @@
 #include "gpu/pipeline_types.hpp"
 #include "gpu/scan_math.hpp"
 
+namespace sweepline::gpu {
+// CUDA Gaussian: two passes through an 8.8 fixed-point intermediate image, the row pass either
+// a plain shared-memory tile with apron (Tiled) or paper 002's sliding window (SlidingWindow);
+// or one kernel doing both passes on a shared-memory tile (Fused), which skips the intermediate
+// image's trip through global memory. All three compute the same numbers. The CPU backend has
+// one implementation and ignores this.
+enum class GaussianImpl { Tiled, SlidingWindow, Fused };
+}  // namespace sweepline::gpu
+
 namespace sweepline::gpu::cuda {
 
 // A device image, optionally also written to a surface (cudaSurfaceObject_t; 0 = none).

@@ -1,11 +1,11 @@
-#include "gpu/cpu_stages.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
 
-#include "gpu/stage_tables.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 
 namespace sweepline::gpu::cpu {
 

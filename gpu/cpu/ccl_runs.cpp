@@ -1,4 +1,4 @@
-#include "gpu/ccl/ccl_runs.hpp"
+#include "gpu/cpu/ccl_runs.hpp"
 
 #include <algorithm>
 #include <thread>

@@ -6,7 +6,7 @@
 #include "app/common/check.hpp"
 #include "gpu/ccl/ccl.hpp"
 #include "gpu/ccl/ccl_detail.hpp"
-#include "gpu/ccl/ccl_runs.hpp"
+#include "gpu/cpu/ccl_runs.hpp"
 
 namespace sweepline::ccl {
 

@@ -1,5 +1,5 @@
 // The CUDA denoising filters against the CPU stages (gpu/cpu_stages.hpp, themselves checked
-// against direct formulas in tests/pipeline) and against each other, image in, image out: the
+// against direct formulas in tests/gpu/cpu) and against each other, image in, image out: the
 // fused Gaussian (FMA and tensor-core kernels) and bilateral kernels, both FFT enhancement
 // implementations (the warp kernel and batched cuFFT). Odd sizes (not multiples of 4, 8, 16;
 // smaller than a tile or a window), every radius, and adversarial images: constant (flat FFT
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "gpu/cpu_stages.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/stage_tables.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 #include "tests/support/gpu_skip.hpp"
 #include "tests/support/image_compare.hpp"
 

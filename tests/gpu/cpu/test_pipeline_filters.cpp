@@ -7,8 +7,8 @@
 #include <cmath>
 #include <complex>
 
-#include "gpu/cpu_stages.hpp"
-#include "gpu/stage_tables.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 #include "tests/support/image_compare.hpp"
 
 namespace sweepline::gpu {

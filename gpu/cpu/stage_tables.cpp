@@ -1,4 +1,4 @@
-#include "gpu/stage_tables.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,11 +8,11 @@
 #include <algorithm>
 
 #include "gpu/backend/make_pipeline.hpp"
-#include "gpu/cpu_stages.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
 #include "gpu/cuda/cuda_pipeline.hpp"
 #include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/stage_tables.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "tests/support/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
 #include "tests/support/image_compare.hpp"
 

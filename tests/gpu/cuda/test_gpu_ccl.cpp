@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "tests/ccl/cases.hpp"
+#include "tests/support/ccl_cases.hpp"
 #include "tests/support/gpu_skip.hpp"
 #ifdef SWEEPLINE_HAVE_CUDA
 #include <cuda_runtime_api.h>

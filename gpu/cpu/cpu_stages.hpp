@@ -9,7 +9,7 @@
 #include "app/common/polar_frame.hpp"
 #include "gpu/pipeline.hpp"
 #include "gpu/scan_math.hpp"
-#include "gpu/thread_pool.hpp"
+#include "gpu/cpu/thread_pool.hpp"
 
 namespace sweepline::gpu::cpu {
 

@@ -9,7 +9,7 @@
 
 #include "app/sim/test_images.hpp"
 #include "gpu/ccl/ccl.hpp"
-#include "tests/ccl/oracle.hpp"
+#include "tests/support/ccl_oracle.hpp"
 
 namespace sweepline::test {
 

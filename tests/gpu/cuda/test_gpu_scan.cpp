@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "gpu/cpu_stages.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/stage_tables.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "tests/support/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
 
 namespace sweepline::gpu {

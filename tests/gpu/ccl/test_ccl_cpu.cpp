@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "app/common/check.hpp"
-#include "tests/ccl/cases.hpp"
+#include "tests/support/ccl_cases.hpp"
 
 using namespace sweepline;
 using sweepline::test::expect_equal_to_oracle;

@@ -1,10 +1,10 @@
-#include "gpu/cpu_pipeline.hpp"
+#include "gpu/cpu/cpu_pipeline.hpp"
 
 #include <vector>
 
-#include "gpu/cpu_stages.hpp"
-#include "gpu/stage_tables.hpp"
-#include "gpu/thread_pool.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cpu/thread_pool.hpp"
 
 namespace sweepline::gpu {
 

@@ -8,9 +8,9 @@
 #include <random>
 #include <set>
 
-#include "gpu/cpu_stages.hpp"
-#include "gpu/stage_tables.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "tests/support/frames.hpp"
 
 namespace sweepline::gpu {
 namespace {

@@ -1,4 +1,4 @@
-#include "gpu/thread_pool.hpp"
+#include "gpu/cpu/thread_pool.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -6,9 +6,9 @@
 
 #include "app/common/check.hpp"
 #include "gpu/backend/make_pipeline.hpp"
-#include "gpu/cpu_stages.hpp"
-#include "gpu/stage_tables.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
+#include "gpu/cpu/stage_tables.hpp"
+#include "tests/support/frames.hpp"
 
 namespace sweepline::gpu {
 namespace {
@@ -103,8 +103,6 @@ TEST(PipelineFrame, NamesRoundTrip) {
   for (DenoiseMode m : {DenoiseMode::None, DenoiseMode::Gaussian, DenoiseMode::Bilateral,
                         DenoiseMode::FftEnhance, DenoiseMode::Cfar})
     EXPECT_EQ(denoise_mode_from_string(to_string(m)), m);
-  for (GaussianImpl g : {GaussianImpl::Tiled, GaussianImpl::SlidingWindow, GaussianImpl::Fused})
-    EXPECT_EQ(gaussian_impl_from_string(to_string(g)), g);
   EXPECT_EQ(backend_from_string("cuda"), Backend::Cuda);
   EXPECT_THROW(scan_mode_from_string("cubic"), Error);
 }

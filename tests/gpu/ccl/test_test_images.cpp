@@ -4,7 +4,7 @@
 
 #include "app/common/check.hpp"
 #include "app/sim/test_images.hpp"
-#include "tests/ccl/oracle.hpp"
+#include "tests/support/ccl_oracle.hpp"
 
 using namespace sweepline;
 

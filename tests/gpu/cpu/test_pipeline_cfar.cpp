@@ -8,8 +8,8 @@
 #include <cmath>
 #include <random>
 
-#include "gpu/cpu_stages.hpp"
-#include "tests/pipeline/frames.hpp"
+#include "gpu/cpu/cpu_stages.hpp"
+#include "tests/support/frames.hpp"
 
 namespace sweepline::gpu {
 namespace {
