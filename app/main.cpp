@@ -1,11 +1,12 @@
 // sweepline: wires the input, pipeline, renderer and UI layers into one executable.
-#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <vector>
 
 #include "app/cli/command.hpp"
+#include "app/cli/option_checks.hpp"
 #include "app/common/check.hpp"
 #include "app/common/logging.hpp"
 #include "sweepline/version.hpp"
@@ -19,9 +20,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("sweepline ") + kVersion);
   std::string log_level = "info";
   std::string log_file;
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, critical, off")
+      ->check(cli::log_level_check())
       ->capture_default_str();
-  app.add_option("--log-file", log_file, "Also log to this rotating file");
+  app.add_option("--log-file", log_file, "Also log to this rotating file (its folder must exist)")
+      ->check(cli::output_file_check());
   app.require_subcommand(0, 1);
   app.footer("With no subcommand, `view` runs: the GUI on the built-in simulator source.");
 
@@ -41,7 +44,12 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  setup_logging(log_level, log_file);
+  try {
+    setup_logging(log_level, log_file);
+  } catch (const Error& e) {  // the level was checked while parsing: the file failed
+    std::fprintf(stderr, "sweepline: --log-file: %s\n", e.what());
+    return 2;
+  }
   try {
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();

@@ -15,7 +15,14 @@ if(NOT SWEEPLINE_CUDA STREQUAL "OFF")
       set(CMAKE_CUDA_ARCHITECTURES "75-real;86-real;89-real;90")
     endif()
     enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 17)
+    # CUDA sources are C++20 like the C++ ones, so that kernels include the project's headers
+    # as they are. CMake 3.25 knows no C++20 flag for nvcc (nvcc has had it since 12.0), so it
+    # is named here where CMake lacks it.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(SWEEPLINE_HAVE_CUDA ON)

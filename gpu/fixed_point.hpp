@@ -1,5 +1,5 @@
 #pragma once
-// Limits and fixed-point conversions shared by the CPU stages and the CUDA kernels (C++17-clean).
+// Limits and fixed-point conversions shared by the CPU stages and the CUDA kernels.
 #include <cstdint>
 #include <vector>
 

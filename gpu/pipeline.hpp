@@ -2,7 +2,7 @@
 // The processing pipeline: a polar frame (azimuths x range bins, 8-bit) in, a W x H Cartesian
 // display out as three images (scan-converted, denoised, binary) and, when enabled, labelled
 // components. Two backends (CPU threads, CUDA) behind one interface; make one with
-// make_pipeline() in gpu/backend/make_pipeline.hpp. CUDA-only API (streams, display surfaces)
+// make_pipeline() in gpu/backend/make_pipeline.hpp. CUDA-only API (streams, device images)
 // lives in gpu/cuda/cuda_pipeline.hpp so that this header stays free of CUDA.
 //
 // Geometry: pixel (x, y), centre at (x + 0.5, y + 0.5), y down. The display centre (W/2, H/2) is
@@ -33,7 +33,7 @@ struct PipelineParams {
   ScanMode scan = ScanMode::MaxHold;
 
   DenoiseMode denoise = DenoiseMode::Gaussian;
-  float gaussian_sigma = 1.0f;  // 0.5..5; kernel radius ceil(3 sigma)
+  float gaussian_sigma = 1.0f;      // 0.5..5; kernel radius ceil(3 sigma)
   float bilateral_sigma_s = 2.0f;   // pixels, 0.5..5; radius ceil(2 sigma_s)
   float bilateral_sigma_r = 30.0f;  // intensity levels
   FftEnhanceParams fft;
@@ -72,18 +72,38 @@ struct DisplayGeometry {
 };
 DisplayGeometry display_geometry(const PipelineParams& params, const PolarFrame& frame);
 
+// Display surfaces a frame is also written into, in place (W x H each; 0 = not wanted). The
+// handles are opaque here so that this header stays free of CUDA and GL: on the CUDA backend
+// they are cudaSurfaceObject_t values of mapped OpenGL textures (render/interop/): scan,
+// denoised, binary R8 (uint8), label_colour RGBA8 (uchar4, label_colour() below). The CPU
+// backend ignores them: its caller uploads the host images instead. The surfaces must stay
+// mapped until the frame's device work has finished (unmap on native_stream(), which orders
+// after the frame without a host wait).
+struct DisplayTargets {
+  unsigned long long scan = 0;
+  unsigned long long denoised = 0;
+  unsigned long long binary = 0;
+  unsigned long long label_colour = 0;
+};
+
 class Pipeline {
  public:
   virtual ~Pipeline() = default;
   virtual Backend backend() const = 0;
-  // Runs every stage on `frame`. Throws sweepline::Error on bad parameters (size, sigma, ...)
-  // or a device failure; the previous result then stays valid.
-  virtual void process(const PolarFrame& frame, const PipelineParams& params) = 0;
+  // Runs every stage on `frame`, also writing `targets` when given (this frame only). Throws
+  // sweepline::Error on bad parameters (size, sigma, ...) or a device failure; the previous
+  // result then stays valid. The CPU backend has finished the frame when this returns; the CUDA
+  // backend has only enqueued it (result_ready() says when it is done).
+  virtual void process(const PolarFrame& frame, const PipelineParams& params,
+                       const DisplayTargets* targets = nullptr) = 0;
   // The last frame's times and components. On CUDA this waits for the frame to finish.
   virtual const FrameResult& result() = 0;
   // Whether result() would return without waiting for the device (a non-blocking query; always
-  // true on the CPU). The console asks this each frame and collects the result one frame late.
+  // true on the CPU). The engine asks this each UI frame and collects the result one frame late.
   virtual bool result_ready() { return true; }
+  // The backend's device queue, opaque: a cudaStream_t on CUDA, null on the CPU. Display
+  // interop maps its surfaces on it so that mapping and unmapping are ordered with the frame.
+  virtual void* native_stream() const { return nullptr; }
 
   // Host copies of the last frame's images, for tests, snapshots and the CLI (slow on CUDA:
   // a synchronous download). The label image is empty when labelling is off.
@@ -104,8 +124,9 @@ const char* to_string(DenoiseMode m);
 DenoiseMode denoise_mode_from_string(const std::string& s);  // none|gaussian|bilateral|fft|cfar
 
 // Label colour for display (RGBA8 packed as 0xAABBGGRR, little-endian R first): 0 is transparent
-// black, labels get a stable bright hue. Both backends and the renderer use this.
-inline uint32_t label_colour(int32_t label) {
+// black, labels get a stable bright hue. Both backends and the renderer use this (constexpr: the
+// CUDA kernels call it too).
+constexpr uint32_t label_colour(int32_t label) {
   if (label <= 0) return 0u;
   uint32_t h = uint32_t(label) * 2654435761u;
   h ^= h >> 15;

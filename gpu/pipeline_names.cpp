@@ -1,3 +1,4 @@
+#include <cstddef>
 #include <string>
 
 #include "app/common/check.hpp"
@@ -5,55 +6,65 @@
 
 namespace sweepline::gpu {
 
+namespace {
+
+// Each mode's name, both ways, from one table per enum.
+template <class E>
+struct Named {
+  E value;
+  const char* name;
+};
+
+constexpr Named<Backend> kBackends[] = {{Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
+constexpr Named<ScanMode> kScanModes[] = {{ScanMode::Nearest, "nearest"},
+                                          {ScanMode::Bilinear, "bilinear"},
+                                          {ScanMode::MaxHold, "maxhold"}};
+constexpr Named<DenoiseMode> kDenoiseModes[] = {{DenoiseMode::None, "none"},
+                                                {DenoiseMode::Gaussian, "gaussian"},
+                                                {DenoiseMode::Bilateral, "bilateral"},
+                                                {DenoiseMode::FftEnhance, "fft"},
+                                                {DenoiseMode::Cfar, "cfar"}};
+
+template <class E, size_t N>
+const char* name_of(const Named<E> (&table)[N], E value) {
+  for (const Named<E>& n : table)
+    if (n.value == value) return n.name;
+  return "?";
+}
+
+// Throws "unknown <what> 's' (expected a, b or c)".
+template <class E, size_t N>
+E value_of(const Named<E> (&table)[N], const std::string& s, const char* what) {
+  for (const Named<E>& n : table)
+    if (s == n.name) return n.value;
+  std::string names;
+  for (size_t i = 0; i < N; ++i)
+    names += std::string(i == 0 ? "" : (i + 1 == N ? " or " : ", ")) + table[i].name;
+  throw Error("unknown " + std::string(what) + " '" + s + "' (expected " + names + ")");
+}
+
+}  // namespace
+
 const char* to_string(Backend b) {
-  return b == Backend::Cuda ? "cuda" : "cpu";
+  return name_of(kBackends, b);
 }
 Backend backend_from_string(const std::string& s) {
-  if (s == "cpu") return Backend::Cpu;
-  if (s == "cuda") return Backend::Cuda;
-  throw Error("unknown backend '" + s + "' (expected cpu or cuda)");
+  return value_of(kBackends, s, "backend");
 }
 
 const char* to_string(ScanMode m) {
-  switch (m) {
-    case ScanMode::Nearest:
-      return "nearest";
-    case ScanMode::Bilinear:
-      return "bilinear";
-    case ScanMode::MaxHold:
-      return "maxhold";
-  }
-  return "?";
+  return name_of(kScanModes, m);
 }
 ScanMode scan_mode_from_string(const std::string& s) {
-  if (s == "nearest") return ScanMode::Nearest;
-  if (s == "bilinear") return ScanMode::Bilinear;
-  if (s == "maxhold" || s == "max-hold") return ScanMode::MaxHold;
-  throw Error("unknown scan mode '" + s + "' (expected nearest, bilinear or maxhold)");
+  if (s == "max-hold") return ScanMode::MaxHold;
+  return value_of(kScanModes, s, "scan mode");
 }
 
 const char* to_string(DenoiseMode m) {
-  switch (m) {
-    case DenoiseMode::None:
-      return "none";
-    case DenoiseMode::Gaussian:
-      return "gaussian";
-    case DenoiseMode::Bilateral:
-      return "bilateral";
-    case DenoiseMode::FftEnhance:
-      return "fft";
-    case DenoiseMode::Cfar:
-      return "cfar";
-  }
-  return "?";
+  return name_of(kDenoiseModes, m);
 }
 DenoiseMode denoise_mode_from_string(const std::string& s) {
-  if (s == "none") return DenoiseMode::None;
-  if (s == "gaussian") return DenoiseMode::Gaussian;
-  if (s == "bilateral") return DenoiseMode::Bilateral;
-  if (s == "fft") return DenoiseMode::FftEnhance;
-  if (s == "cfar") return DenoiseMode::Cfar;
-  throw Error("unknown denoise mode '" + s + "' (expected none, gaussian, bilateral, fft or cfar)");
+  return value_of(kDenoiseModes, s, "denoise mode");
 }
 
 }  // namespace sweepline::gpu

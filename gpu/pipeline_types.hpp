@@ -1,6 +1,8 @@
 #pragma once
-// The pipeline's mode enums and small parameter blocks, free of the image headers so that CUDA
-// translation units (compiled as C++17) can include them. Users include gpu/pipeline.hpp.
+// The pipeline's mode enums and small parameter blocks: what the stage kernels and their
+// launchers need of gpu/pipeline.hpp, without its images, frames and labelling, so that an edit
+// of the interface does not rebuild every CUDA translation unit (nvcc takes minutes for them).
+// Users include gpu/pipeline.hpp, which includes this.
 
 namespace sweepline::gpu {
 

@@ -180,7 +180,7 @@ def main():
         reps_gpu = max(args.reps, 30)
         # The 8-connected structure goes in as the host array s8: cupyx.scipy.ndimage.label copies
         # a device one back to the host (cupy.asnumpy, a synchronising copy) on every call, which
-        # is no labelling work (until 2026-11-26 the timed calls passed a device copy).
+        # is no labelling work (docs/decisions/0034-peer-timing.md).
         for _ in range(max(1, args.rounds)):
             for rec, d in gpu_inputs:
                 rec["cupyx_label8_rounds_ms"].append(

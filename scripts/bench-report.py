@@ -2,9 +2,11 @@
 """Turns one `sweepline bench` run into docs: RESULTS.md, results.json and PNG charts.
 
 Reads from --in: device.txt (optional), bench_pipeline.json, bench_ccl.json, peers.json,
-bench_cpu.json (Google Benchmark), whichever exist. Writes --md (RESULTS.md), results.json and
-charts/*.png beside it. Charts need matplotlib (the GPU machine's Python has it); without it the
-tables are still written.
+bench_npp.json, view_4096*.json (the console's reports), bench_cpu.json (Google Benchmark),
+whichever exist. --in may also name a results.json this script wrote: it holds those inputs, so
+the report can be written again after the run's folder is gone. Writes --md (RESULTS.md),
+results.json and charts/*.png beside it. Charts need matplotlib (the GPU machine's Python has
+it); without it the tables are still written.
 """
 import argparse
 import datetime
@@ -143,8 +145,8 @@ class Report:
                      + (f" and {fft['cpu_ms']:.1f} ms on the CPU backend" if fft.get("cpu_ms") else "")
                      + f": {4.9 / (fft['gpu_us'] / 1000) * px / (512 * 480):.0f}x the paper's "
                      "optimised throughput in pixels per second.\n")
-        # Stages with a CPU implementation (an upload row's "CPU ms", from runs before 11:00 UTC
-        # on 2026-11-26, was its host copy, not a CPU stage).
+        # Stages with a CPU implementation; an upload row's "CPU ms" in older JSON is its host
+        # copy, not a CPU stage, so upload rows stay out of the chart.
         stages = [s for s in j.get("stages", []) if s.get("cpu_ms") is not None and s.get("gpu_us")
                   and not s["stage"].startswith("upload")]
         self.add(self.chart("pipeline_stages", "Pipeline stages at 4096^2: GPU vs CPU (ms, log)",
@@ -166,21 +168,14 @@ class Report:
                 1869: {"labelling total": 17.44, "counting": 2.16, "boxes alg6": 117.55,
                        "boxes alg7": 32.71, "total alg6": 137.15, "total alg7": 52.31}}
 
-    def peer_ms(self, peers, file, key):
-        """`key` (e.g. cv2_stats8_ms, cupyx_label4_ms) of the peers' record for saved image `file`."""
-        if not peers or not file:
+    @staticmethod
+    def image_value(source, file, key):
+        """`key` (e.g. cv2_stats8_ms, cupyx_label4_ms, npp_label8_ms) of the record for saved
+        image `file` in peers.json or bench_npp.json."""
+        if not source or not file:
             return None
         name = file[:-4] if file.endswith(".pgm") else file
-        for r in peers.get("images", []):
-            if r.get("image") == name:
-                return r.get(key)
-        return None
-
-    def npp_ms(self, npp, file, key):
-        if not npp or not file:
-            return None
-        name = file[:-4] if file.endswith(".pgm") else file
-        for r in npp.get("images", []):
+        for r in source.get("images", []):
             if r.get("image") == name:
                 return r.get(key)
         return None
@@ -196,7 +191,7 @@ class Report:
                  "OpenCV's Grana labeller on its CPU).\n")
         if "compressible_memory" in j:
             self.add("Our label image was in " +
-                     ("compressible memory (the default; `SWEEPLINE_CCL_COMPRESSIBLE=0` for plain)"
+                     ("compressible memory (the default; `set_compressible_memory(false)` for plain)"
                       if j["compressible_memory"] else "plain memory") +
                      "; the peers' buffers are plain.\n")
         saved = {e.get("spec"): e for e in j.get("saved_images", [])}
@@ -230,9 +225,9 @@ class Report:
                 file = saved_file(d, size)
                 for peer in ("cv2_stats8_ms", "cv2_labels8_ms", "cupyx_label8_ms", "cupyx_label4_ms",
                              "scipy_label4_ms"):
-                    row.append(self.peer_ms(peers, file, peer))
-                row.append(self.npp_ms(npp, file, "npp_label8_ms"))
-                row.append(self.npp_ms(npp, file, "npp_label8_compress_ms"))
+                    row.append(self.image_value(peers, file, peer))
+                row.append(self.image_value(npp, file, "npp_label8_ms"))
+                row.append(self.image_value(npp, file, "npp_label8_compress_ms"))
                 rows.append(row)
         headers = ["size", "density", "paper Grana", "paper Kang"]
         headers += [f"{a} {c}-conn" for c in conns for a in algs]
@@ -261,8 +256,8 @@ class Report:
         if peers:
             for (d, c), ms in sorted(fast4096.items()):
                 file = saved_file(d, 4096)
-                cu = self.peer_ms(peers, file, f"cupyx_label{c}_ms")
-                cv = self.peer_ms(peers, file, f"cv2_stats{c}_ms")
+                cu = self.image_value(peers, file, f"cupyx_label{c}_ms")
+                cv = self.image_value(peers, file, f"cv2_stats{c}_ms")
                 self.peer_targets(f"density {d}", c, ms, cu, cv)
         if peers:
             self.peer_ratios(peers)
@@ -306,8 +301,8 @@ class Report:
                 self.add("\nPeers run notes: `" + json.dumps(extra)[:600] + "`\n")
         if npp:
             # NPP's union-find leaves some contacts unmerged, differently from run to run
-            # (docs/perf/labelling.md): its partition is checked to refine ours, so that ours
-            # never splits what NPP joins. Images where it is not even that are listed.
+            # (docs/decisions/0037-npp-partition-check.md): its partition is checked to refine
+            # ours, so that ours never splits what NPP joins. Images where it is not are listed.
             imgs = npp.get("images", [])
             split = [r for r in imgs if r.get("npp_partition8_ok") is False]
             bad = [r["image"] for r in split
@@ -406,6 +401,11 @@ class Report:
         rows.append(["processing total (median)"] + [c[3] * 1000 for c in cols])
         rows.append(["processing total (worst frame)"] + [c[4] * 1000 for c in cols])
         self.add(table(["stage, us"] + [n for n, _ in runs], rows))
+        # The reports' stage times, so that results.json can rebuild this table.
+        self.summary["viewer_reports"] = [
+            None if j is None else {**j, "frames": [{"times_ms": f.get("times_ms", {})}
+                                                    for f in j.get("frames", [])]}
+            for j in (per_rotation, live)]
         self.summary["viewer"] = {n: {"median_ms": c[2], "total_ms": c[3], "worst_ms": c[4]}
                                   for (n, _), c in zip(runs, cols)}
         for (n, _), c in zip(runs, cols):
@@ -455,16 +455,28 @@ def main():
     ap.add_argument("--in", dest="folder", required=True)
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
-    device = None
-    dev_path = os.path.join(a.folder, "device.txt")
-    if os.path.exists(dev_path):
-        device = open(dev_path).read()
-    r = Report(a.folder, a.md)
-    r.pipeline(load(a.folder, "bench_pipeline.json"))
-    r.labelling(load(a.folder, "bench_ccl.json"), load(a.folder, "peers.json"),
-                load(a.folder, "bench_npp.json"))
-    r.viewer(load(a.folder, "view_4096.json"), load(a.folder, "view_4096_live.json"))
-    r.cpu(load(a.folder, "bench_cpu.json"))
+    if os.path.isfile(a.folder):
+        # A results.json written before: its sections are the inputs of the same names.
+        kept = load(os.path.dirname(os.path.abspath(a.folder)), os.path.basename(a.folder)) or {}
+        inputs = {"bench_pipeline.json": kept.get("pipeline"), "bench_ccl.json": kept.get("labelling"),
+                  "peers.json": kept.get("peers"), "bench_npp.json": kept.get("npp"),
+                  "bench_cpu.json": kept.get("cpu")}
+        inputs["view_4096.json"], inputs["view_4096_live.json"] = \
+            (kept.get("viewer_reports") or [None, None])[:2]
+        device = kept.get("device")
+        source = os.path.dirname(os.path.abspath(a.folder))
+    else:
+        inputs = {n: load(a.folder, n) for n in ("bench_pipeline.json", "bench_ccl.json", "peers.json",
+                                                 "bench_npp.json", "view_4096.json",
+                                                 "view_4096_live.json", "bench_cpu.json")}
+        dev_path = os.path.join(a.folder, "device.txt")
+        device = open(dev_path).read() if os.path.exists(dev_path) else None
+        source = a.folder
+    r = Report(source, a.md)
+    r.pipeline(inputs["bench_pipeline.json"])
+    r.labelling(inputs["bench_ccl.json"], inputs["peers.json"], inputs["bench_npp.json"])
+    r.viewer(inputs["view_4096.json"], inputs["view_4096_live.json"])
+    r.cpu(inputs["bench_cpu.json"])
     r.write(device)
 
 

@@ -15,37 +15,44 @@
 
 namespace sweepline::ui {
 
-Console::Console(AppState& state) : state_(state), sink_(textures_) {}
+Console::Console(Engine& engine, ViewSettings view)
+    : engine_(engine), view_settings_(std::move(view)), sink_(textures_) {
+  engine_.set_display(&sink_);
+}
+
+Console::~Console() {
+  engine_.set_display(nullptr);
+}
 
 void Console::update(double budget_ms) {
-  state_.pump(budget_ms);
-  const bool had = state_.result() != nullptr;
-  if (state_.process(sink_) && !had) renderer_.reset_afterglow();
-  state_.refresh_status();
+  engine_.pump(budget_ms);
+  const bool had = engine_.result() != nullptr;
+  if (engine_.update() && !had) renderer_.reset_afterglow();
+  engine_.refresh_status();
 }
 
 bool Console::process_now() {
-  const bool had = state_.result() != nullptr;
-  const bool done = state_.process(sink_, true);
+  const bool had = engine_.result() != nullptr;
+  const bool done = engine_.process_and_wait();
   if (done && !had) renderer_.reset_afterglow();
   return done;
 }
 
 render::ScreenRect Console::ppi_rect(int fb_width, int fb_height) const {
-  const bool panels = state_.settings().view.show_panels;
+  const bool panels = view_settings_.show_panels;
   const float margin = panels ? kPanelWidth + 12.0f : 0.0f;
   const float w = std::max(float(fb_width) - 2 * margin, 64.0f);
   return {float(fb_width) * 0.5f - 0.5f * w, 0.0f, w, float(fb_height)};
 }
 
 double Console::fallback_range_m() const {
-  const double r = state_.settings().processing.params.display_range_m;
+  const double r = engine_.settings().processing.params.display_range_m;
   return r > 0 ? r : 12 * 1852.0;
 }
 
 void Console::reset_view() {
-  const double range = state_.texture_geometry().frame_range_m;
-  const auto& v = state_.settings().view;
+  const double range = texture_geometry(engine_).frame_range_m;
+  const auto& v = view_settings_;
   view_.reset(last_rect_, range > 0 ? range : fallback_range_m(), v.off_centre, v.heading_deg);
   fitted_range_ = range;
   fitted_off_centre_ = v.off_centre;
@@ -58,22 +65,22 @@ void Console::zoom_to(double zoom) {
 }
 
 void Console::solo_layer(render::Layer l) {
-  auto& layers = state_.settings().view.style.layers;
+  auto& layers = view_settings_.style.layers;
   for (int i = 0; i < render::kLayerCount; ++i) layers[size_t(i)].visible = i == int(l);
 }
 
 void Console::key(Key k) {
-  auto& v = state_.settings().view;
+  auto& v = view_settings_;
   const render::ScreenRect& r = view_.rect();
   switch (k) {
     case Key::Space:
-      state_.set_paused(!state_.paused());
+      engine_.set_paused(!engine_.paused());
       break;
     case Key::Right:
-      state_.step_rotation(+1);
+      engine_.step_rotation(+1);
       break;
     case Key::Left:
-      state_.step_rotation(-1);
+      engine_.step_rotation(-1);
       break;
     case Key::Up:
     case Key::Plus:
@@ -150,8 +157,8 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   const bool rect_changed =
       rect.x != last_rect_.x || rect.w != last_rect_.w || rect.h != last_rect_.h;
   last_rect_ = rect;
-  const double range = state_.texture_geometry().frame_range_m;
-  const auto& vs = state_.settings().view;
+  const double range = texture_geometry(engine_).frame_range_m;
+  const auto& vs = view_settings_;
   if (!view_initialised_ || (range > 0 && range != fitted_range_) ||
       vs.off_centre != fitted_off_centre_) {
     reset_view();
@@ -159,25 +166,25 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
     // Keep the world point at the centre and the zoom; just move the picture into the new rect.
     view_.set_rect(rect);
   }
-  if (vs.show_panels) draw_panels(state_, *this, float(fb_width), float(fb_height));
+  if (vs.show_panels) draw_panels(engine_, *this, float(fb_width), float(fb_height));
   if (interactive) handle_ppi_input(rect);
   const ImGuiIO& io = ImGui::GetIO();
   const bool mouse_valid =
       interactive && !io.WantCaptureMouse && rect.contains(io.MousePos.x, io.MousePos.y);
-  draw_ppi_overlays(state_, state_.settings().view, view_, fallback_range_m(), mouse_valid,
-                    io.MousePos.x, io.MousePos.y);
+  draw_ppi_overlays(engine_, view_settings_, view_, fallback_range_m(), mouse_valid, io.MousePos.x,
+                    io.MousePos.y);
 }
 
 void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
   glViewport(0, 0, fb_width, fb_height);
-  const render::Rgb out = render::outside_colour(state_.settings().view.style.brightness);
+  const render::Rgb out = render::outside_colour(view_settings_.style.brightness);
   glClearColor(out.r, out.g, out.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  render::TextureGeometry g = state_.texture_geometry();
+  render::TextureGeometry g = texture_geometry(engine_);
   if (g.frame_range_m <= 0)
     g.frame_range_m = fallback_range_m();  // an empty scope until data comes
-  renderer_.draw(textures_, g, state_.settings().view.style, view_, fb_width, fb_height,
-                 state_.sweep_azimuth_deg(), dt_s, state_.result() != nullptr);
+  renderer_.draw(textures_, g, view_settings_.style, view_, fb_width, fb_height,
+                 engine_.sweep_azimuth_deg(), dt_s, engine_.result() != nullptr);
 }
 
 }  // namespace sweepline::ui

@@ -3,17 +3,21 @@
 // window (ui/window_app.cpp) and the headless renderer (ui/headless.cpp) alike, so both show the
 // same picture. The caller owns the GL context and the ImGui context and keeps the loop order:
 // poll events, update() (source, pipeline), ImGui NewFrame, build_ui(), draw_ppi(), ImGui
-// render, swap.
+// render, swap. The engine (app/engine/) owns the frame path; the console sends it commands,
+// reads its state, and is its display port (the textures the frames land in).
 #include <optional>
 #include <string>
 
+#include "app/engine/engine.hpp"
 #include "render/display_textures.hpp"
 #include "render/ppi_renderer.hpp"
 #include "render/ppi_view.hpp"
-#include "ui/app_state.hpp"
 #include "ui/display_sink.hpp"
+#include "ui/settings.hpp"
 
 namespace sweepline::ui {
+
+using engine::Engine;
 
 enum class Key {
   Space,
@@ -31,11 +35,16 @@ enum class Key {
 
 class Console {
  public:
-  explicit Console(AppState& state);  // needs a current GL context
+  // Needs a current GL context; becomes the engine's display until destroyed.
+  Console(Engine& engine, ViewSettings view);
+  ~Console();
+  Console(const Console&) = delete;
+  Console& operator=(const Console&) = delete;
 
-  // Pumps the source for up to `budget_ms` and processes a frame when new data came in.
+  // Pumps the source for up to `budget_ms`, collects a finished frame and starts the next one;
+  // never waits for the pipeline.
   void update(double budget_ms);
-  // Processes whatever the source delivered (headless: after a whole rotation).
+  // Processes whatever the source delivered and waits for it (headless: after a whole rotation).
   bool process_now();
   // Builds panels and overlays (between ImGui::NewFrame and ImGui::Render) and handles mouse and
   // keys for the PPI when ImGui does not want them. `interactive`: read the mouse and keyboard.
@@ -57,14 +66,17 @@ class Console {
 
   const render::PpiView& view() const { return view_; }
   render::DisplayTextures& textures() { return textures_; }
-  AppState& state() { return state_; }
+  Engine& engine() { return engine_; }
+  ViewSettings& view_settings() { return view_settings_; }
+  const ViewSettings& view_settings() const { return view_settings_; }
 
  private:
   render::ScreenRect ppi_rect(int fb_width, int fb_height) const;
   double fallback_range_m() const;  // the scope's range before any data
   void handle_ppi_input(const render::ScreenRect& rect);
 
-  AppState& state_;
+  Engine& engine_;
+  ViewSettings view_settings_;
   render::DisplayTextures textures_;
   DisplaySink sink_;
   render::PpiRenderer renderer_;

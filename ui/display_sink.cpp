@@ -1,9 +1,8 @@
 #include "ui/display_sink.hpp"
 
-#include <spdlog/spdlog.h>
+#include <string>
 
 #ifdef SWEEPLINE_HAVE_INTEROP
-#include "gpu/cuda/cuda_pipeline.hpp"
 #include "render/interop/display_interop.hpp"
 #endif
 
@@ -13,6 +12,22 @@ namespace sweepline::ui {
 struct DisplaySink::Interop {
   std::unique_ptr<render::interop::DisplayInterop> registered;
 };
+
+namespace {
+
+// One frame's mapping of the registered textures; ending it unmaps them on the stream.
+class InteropLease final : public engine::SurfaceLease {
+ public:
+  explicit InteropLease(render::interop::DisplayInterop::Mapping mapping)
+      : mapping_(std::move(mapping)) {}
+  const gpu::DisplayTargets& targets() const override { return mapping_.targets(); }
+
+ private:
+  render::interop::DisplayInterop::Mapping mapping_;
+};
+
+}  // namespace
+
 bool interop_built() {
   return true;
 }
@@ -26,54 +41,51 @@ bool interop_built() {
 DisplaySink::DisplaySink(render::DisplayTextures& textures) : tex_(textures) {}
 DisplaySink::~DisplaySink() = default;
 
-void DisplaySink::run(gpu::Pipeline& pipeline, const PolarFrame& frame,
-                      const gpu::PipelineParams& params, StageTimes& times) {
-  const bool resized = tex_.ensure(params.width, params.height);
+std::unique_ptr<engine::SurfaceLease> DisplaySink::map_surfaces(const gpu::Pipeline& pipeline,
+                                                                int width, int height, bool labels,
+                                                                StageTimes& times) {
 #ifdef SWEEPLINE_HAVE_INTEROP
-  if (pipeline.backend() == gpu::Backend::Cuda) {
-    auto* cuda = dynamic_cast<gpu::cuda::CudaPipeline*>(&pipeline);
-    SWL_CHECK(cuda, "the CUDA backend is not a CudaPipeline");
-    if (!interop_) interop_ = std::make_unique<Interop>();
-    try {
-      if (resized || !interop_->registered || !interop_->registered->matches(tex_))
-        interop_->registered = std::make_unique<render::interop::DisplayInterop>(tex_);
-    } catch (const Error& e) {
-      interop_.reset();
-      throw InteropUnavailable(std::string("CUDA-GL interop refused: ") + e.what());
-    }
-    ScopedStageTimer t(times, "interop map");
-    {
-      // Mapped only for the frame's CUDA work; the mapping unmaps on the pipeline's stream
-      // (ordered after the frame, no host wait) before GL samples the textures.
-      auto mapping = interop_->registered->map(cuda->stream());
-      t.stop();
-      cuda->process(frame, params, mapping.targets());
-    }
-    if (!params.label_enabled) tex_.clear_labels();
-    in_place_ = true;
-    return;
+  if (pipeline.backend() != gpu::Backend::Cuda) return nullptr;
+  const bool resized = tex_.ensure(width, height);
+  // GL must not touch a texture while CUDA has it mapped: clear the unused label layer first.
+  if (!labels) tex_.clear_labels();
+  if (!interop_) interop_ = std::make_unique<Interop>();
+  try {
+    if (resized || !interop_->registered || !interop_->registered->matches(tex_))
+      interop_->registered = std::make_unique<render::interop::DisplayInterop>(tex_);
+  } catch (const Error& e) {
+    interop_.reset();
+    throw engine::DisplayUnavailable(std::string("CUDA-GL interop refused: ") + e.what());
   }
+  ScopedStageTimer t(times, "interop map");
+  // Mapped on the pipeline's stream, so the unmap (when the lease ends) is ordered after the
+  // frame's kernels without a host wait, and GL sees the new pixels.
+  return std::make_unique<InteropLease>(
+      interop_->registered->map(static_cast<cudaStream_t>(pipeline.native_stream())));
 #else
-  (void)resized;
+  (void)pipeline, (void)width, (void)height, (void)labels, (void)times;
+  return nullptr;
 #endif
-  // Synchronous CPU path (the app uses PipelineWorker + upload() instead; kept for callers that
-  // run a pipeline directly, such as tests).
-  pipeline.process(frame, params);
-  ScopedStageTimer t(times, "upload");
-  const Image8 scan = pipeline.scan_image();
-  const Image8 denoised = pipeline.denoised_image();
-  const Image8 binary = pipeline.binary_image();
-  const ImageI32 labels = params.label_enabled ? pipeline.label_image() : ImageI32{};
-  tex_.upload(&scan, &denoised, &binary, labels.empty() ? nullptr : &labels);
-  if (labels.empty()) tex_.clear_labels();
 }
 
-void DisplaySink::upload(const PipelineWorker::Output& out, StageTimes& times) {
-  tex_.ensure(out.params.width, out.params.height);
+void DisplaySink::present(const engine::HostImages& images, StageTimes& times) {
+  tex_.ensure(images.scan.width, images.scan.height);
   ScopedStageTimer t(times, "upload");
-  tex_.upload(&out.scan, &out.denoised, &out.binary, out.labels.empty() ? nullptr : &out.labels);
-  if (out.labels.empty()) tex_.clear_labels();
-  in_place_ = false;
+  tex_.upload(&images.scan, &images.denoised, &images.binary,
+              images.labels.empty() ? nullptr : &images.labels);
+  if (images.labels.empty()) tex_.clear_labels();
+}
+
+render::TextureGeometry texture_geometry(const engine::Engine& e) {
+  const engine::FrameGeometry& f = e.geometry();
+  render::TextureGeometry g;
+  g.width = f.width;
+  g.height = f.height;
+  g.metres_per_pixel = f.metres_per_pixel;
+  g.origin_east_m = f.origin_east_m;
+  g.origin_north_m = f.origin_north_m;
+  g.frame_range_m = f.frame_range_m;
+  return g;
 }
 
 }  // namespace sweepline::ui

@@ -1,49 +1,42 @@
 #pragma once
-// Where a processed frame goes: the display textures. The CPU backend's images are uploaded with
-// glTexSubImage2D; the CUDA backend writes the textures in place through CUDA-GL interop (mapped
-// only around the frame's CUDA work, unmapped before GL draws).
+// The console's side of the engine's display port (app/engine/display_port.hpp): the display
+// textures. A device backend's frame is written in place through CUDA-GL interop (the textures
+// mapped on the pipeline's stream only around the frame's device work, unmapped before GL draws
+// them); the CPU backend's host images are uploaded with glTexSubImage2D. No frame path here:
+// the engine decides when a frame is processed and collected.
 #include <memory>
-#include <string>
 
-#include "app/common/check.hpp"
-#include "app/common/stage_timing.hpp"
-#include "gpu/pipeline.hpp"
+#include "app/engine/display_port.hpp"
+#include "app/engine/engine.hpp"
 #include "render/display_textures.hpp"
-#include "ui/pipeline_worker.hpp"
 
 namespace sweepline::ui {
 
-// Thrown when the CUDA pipeline cannot write the display (interop refused, no GL-capable CUDA
-// device for this context): the caller switches to the CPU backend and says why.
-class InteropUnavailable : public Error {
- public:
-  using Error::Error;
-};
-
-class DisplaySink {
+class DisplaySink final : public engine::DisplayPort {
  public:
   explicit DisplaySink(render::DisplayTextures& textures);
-  ~DisplaySink();
+  ~DisplaySink() override;
   DisplaySink(const DisplaySink&) = delete;
   DisplaySink& operator=(const DisplaySink&) = delete;
 
-  // Runs `pipeline` on `frame` and leaves the images in the textures. Appends the display's own
-  // stage ("upload" or "interop") to `times`.
-  void run(gpu::Pipeline& pipeline, const PolarFrame& frame, const gpu::PipelineParams& params,
-           StageTimes& times);
-  // CPU path: uploads a finished worker job's images with glTexSubImage2D ("upload" stage).
-  void upload(const PipelineWorker::Output& out, StageTimes& times);
-  // True once a CUDA frame went through interop (for the report and the status line).
-  bool in_place() const { return in_place_; }
+  // Interop surfaces for a CUDA pipeline (null for the CPU, or in a build without interop).
+  // Throws engine::DisplayUnavailable when CUDA refuses to register the textures.
+  std::unique_ptr<engine::SurfaceLease> map_surfaces(const gpu::Pipeline& pipeline, int width,
+                                                     int height, bool labels,
+                                                     StageTimes& times) override;
+  // glTexSubImage2D of a collected frame's images ("upload" stage).
+  void present(const engine::HostImages& images, StageTimes& times) override;
 
  private:
   render::DisplayTextures& tex_;
-  bool in_place_ = false;
   struct Interop;  // CUDA builds only
   std::unique_ptr<Interop> interop_;
 };
 
 // Whether this build can do CUDA-GL interop at all (CUDA compiled in).
 bool interop_built();
+
+// The engine's frame geometry in the renderer's terms.
+render::TextureGeometry texture_geometry(const engine::Engine& e);
 
 }  // namespace sweepline::ui

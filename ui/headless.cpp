@@ -10,13 +10,13 @@
 #include <fstream>
 
 #include "app/common/check.hpp"
+#include "app/engine/engine.hpp"
+#include "app/engine/report.hpp"
 #include "render/egl_context.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/readback.hpp"
-#include "ui/app_state.hpp"
 #include "ui/console.hpp"
 #include "ui/panels.hpp"
-#include "ui/report.hpp"
 #include "ui/view_options.hpp"
 #include "ui/view_setup.hpp"
 
@@ -63,28 +63,28 @@ int run_headless(const ViewOptions& opt) {
   HeadlessImGui imgui(opt.width, opt.height);
   render::OffscreenTarget target(opt.width, opt.height);
 
-  AppState state(settings);
-  if (!state.open_source(state.settings().source.uri)) {
-    std::fprintf(stderr, "sweepline view: %s\n", state.source_view().error.c_str());
+  Engine eng(settings);
+  if (!eng.open_source(eng.settings().source.uri)) {
+    std::fprintf(stderr, "sweepline view: %s\n", eng.source_view().error.c_str());
     return 1;
   }
-  Console console(state);
+  Console console(eng, settings.view);
   nlohmann::json report = nlohmann::json::object();
   nlohmann::json frame_list = nlohmann::json::array();
   int done = 0;
   for (int i = 0; i < frames; ++i) {
     const bool complete = opt.frame_radials > 0
-                              ? state.pump_radials(uint64_t(opt.frame_radials), opt.timeout_s)
-                              : state.pump_rotation(opt.timeout_s);
+                              ? eng.pump_radials(uint64_t(opt.frame_radials), opt.timeout_s)
+                              : eng.pump_rotation(opt.timeout_s);
     const bool processed = console.process_now();
-    state.refresh_status();
+    eng.refresh_status();
     if (!complete && !processed) {
       spdlog::warn("headless: no further rotation from the source after {} frame(s)", done);
       break;
     }
-    frame_list.push_back(frame_report(state, i));
+    frame_list.push_back(engine::frame_report(eng, i));
     ++done;
-    const auto* r = state.result();
+    const auto* r = eng.result();
     std::fprintf(stderr, "\rframe %d/%d: %d components%s", i + 1, frames, r ? r->count : 0,
                  i + 1 == frames ? "\n" : "");
 
@@ -103,7 +103,7 @@ int run_headless(const ViewOptions& opt) {
     render::save_framebuffer_png(opt.snapshot, opt.width, opt.height);
     spdlog::info("snapshot written to {}", opt.snapshot);
   }
-  report = run_report_header(state);
+  report = engine::run_report_header(eng);
   report["egl_platform"] = egl.platform();
   report["gl_renderer"] = egl.renderer();
   const render::PpiView& v = console.view();
@@ -114,7 +114,7 @@ int run_headless(const ViewOptions& opt) {
   report["frames_requested"] = frames;
   report["frame_radials"] = opt.frame_radials;
   report["frames_rendered"] = done;
-  report["source_error"] = state.source_view().error;
+  report["source_error"] = eng.source_view().error;
   report["frames"] = frame_list;
   if (!opt.report.empty()) {
     std::ofstream out(opt.report, std::ios::trunc);
@@ -124,8 +124,8 @@ int run_headless(const ViewOptions& opt) {
     spdlog::info("report written to {}", opt.report);
   }
   std::fprintf(stderr, "headless: %d frame(s), backend %s%s, last frame %d components\n", done,
-               state.backend_name().c_str(), state.in_place() ? " with interop" : "",
-               state.result() ? state.result()->count : 0);
+               eng.backend_name().c_str(), eng.in_place() ? " with interop" : "",
+               eng.result() ? eng.result()->count : 0);
   return done == frames ? 0 : 1;
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/display_sink.hpp"
+
 namespace sweepline::ui {
 
 namespace {
@@ -103,12 +105,13 @@ double ring_spacing_m(double range_m, double requested) {
   return best * kNm;
 }
 
-void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const render::PpiView& view,
-                       double fallback_range_m, bool mouse_valid, float mouse_x, float mouse_y) {
+void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
+                       const render::PpiView& view, double fallback_range_m, bool mouse_valid,
+                       float mouse_x, float mouse_y) {
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const render::ScreenRect& r = view.rect();
   dl->PushClipRect({r.x, r.y}, {r.x + r.w, r.y + r.h}, true);
-  const render::TextureGeometry g = state.texture_geometry();
+  const render::TextureGeometry g = texture_geometry(eng);
   const bool night = vs.style.brightness == render::Brightness::Night;
   const float dim = night ? 0.55f : 1.0f;
   const ImU32 ring_col = ImGui::GetColorU32(ImVec4(0.55f, 0.75f, 0.70f, 0.45f * dim));
@@ -119,21 +122,21 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
   const ImU32 box_col = ImGui::GetColorU32(ImVec4(1.0f, 0.80f, 0.15f, 0.95f * dim));
   const ImU32 box_hover = ImGui::GetColorU32(ImVec4(1.0f, 0.3f, 0.2f, 1.0f));
 
-  const double range_m = g.frame_range_m > 0         ? g.frame_range_m
-                         : state.polar().range_m > 0 ? state.polar().range_m
-                                                     : fallback_range_m;
+  const double range_m = g.frame_range_m > 0       ? g.frame_range_m
+                         : eng.polar().range_m > 0 ? eng.polar().range_m
+                                                   : fallback_range_m;
   if (range_m > 0) {
     if (vs.show_rings)
       draw_rings(dl, view, range_m, ring_spacing_m(range_m, vs.ring_spacing_m), ring_col, text_col);
     if (vs.show_bearing_scale)
       draw_bearing_scale(dl, view, range_m, vs.heading_deg, scale_col, text_col, heading_col);
     if (vs.show_sweep_line)
-      dl->AddLine(to_screen(view, 0, 0), polar_point(view, range_m, state.sweep_azimuth_deg()),
+      dl->AddLine(to_screen(view, 0, 0), polar_point(view, range_m, eng.sweep_azimuth_deg()),
                   sweep_col, 2.0f);
   }
 
   // Components: a box each (the pipeline has already applied the area filter).
-  const gpu::FrameResult* res = state.result();
+  const gpu::FrameResult* res = eng.result();
   const ccl::Component* hovered = nullptr;
   if (res && vs.show_boxes && g.width > 0) {
     char buf[48];
@@ -157,14 +160,14 @@ void draw_ppi_overlays(const AppState& state, const ViewSettings& vs, const rend
 
   // Corner texts: status top-left, cursor readout bottom-left.
   char line[160];
-  const SourceView& sv = state.source_view();
+  const engine::SourceView& sv = eng.source_view();
   std::snprintf(
-      line, sizeof line, "%s  %s", state.settings().source.uri.c_str(),
+      line, sizeof line, "%s  %s", eng.settings().source.uri.c_str(),
       sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
   dl->AddText({r.x + 10, r.y + 8}, text_col, line);
   std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? res->count : 0,
-                state.backend_name() == "cuda" ? "CUDA" : "CPU",
-                state.in_place() ? " (interop)" : "", double(ImGui::GetIO().Framerate));
+                eng.backend_name() == "cuda" ? "CUDA" : "CPU", eng.in_place() ? " (interop)" : "",
+                double(ImGui::GetIO().Framerate));
   dl->AddText({r.x + 10, r.y + 26}, text_col, line);
   if (range_m > 0) {
     char rb[32];

@@ -2,8 +2,9 @@
 // What is drawn over the PPI picture with ImGui draw lists: range rings with labels, the bearing
 // scale with its heading marker, the sweep line, a box per component, the cursor readout and the
 // hover tooltip, and the status text in the corners.
+#include "app/engine/engine.hpp"
 #include "render/ppi_view.hpp"
-#include "ui/app_state.hpp"
+#include "ui/settings.hpp"
 
 namespace sweepline::ui {
 
@@ -13,7 +14,7 @@ double ring_spacing_m(double range_m, double requested);
 
 // `mouse_valid`: the cursor is over the PPI and ImGui does not want it. `fallback_range_m`: the
 // scope drawn before any data has come.
-void draw_ppi_overlays(const AppState& state, const ViewSettings& view_settings,
+void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& view_settings,
                        const render::PpiView& view, double fallback_range_m, bool mouse_valid,
                        float mouse_x, float mouse_y);
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/app_state.hpp"
+#include "app/engine/engine.hpp"
 #include "ui/console.hpp"
 
 namespace sweepline::ui {
@@ -72,21 +72,30 @@ void format_bytes_per_s(char* buf, size_t n, double b) {
     std::snprintf(buf, n, "%.0f B/s", b);
 }
 
-void source_panel(AppState& st) {
-  Settings& s = st.settings();
-  SourceSettings& so = s.source;
+void source_panel(Engine& st) {
+  // The form is the engine's (it also names the recording's destination): edit a copy, send it.
+  SourceSettings so = st.settings().source;
+  auto sent = [&](bool changed) {
+    if (changed) st.set_source_form(so);
+  };
   if (ImGui::BeginTabBar("source_tabs")) {
     if (ImGui::BeginTabItem("Simulator")) {
       static const char* scenarios[] = {"harbour", "vessels50", "vessels1869", "open-sea",
                                         "stress"};
       if (ImGui::BeginCombo("Scenario", so.scenario.c_str())) {
         for (const char* sc : scenarios)
-          if (ImGui::Selectable(sc, so.scenario == sc)) so.scenario = sc;
+          if (ImGui::Selectable(sc, so.scenario == sc)) {
+            so.scenario = sc;
+            sent(true);
+          }
         ImGui::EndCombo();
       }
-      ImGui::InputInt("Seed", &so.seed);
+      sent(ImGui::InputInt("Seed", &so.seed));
       double rpm = so.rpm;
-      if (ImGui::InputDouble("RPM", &rpm, 1, 10, "%.1f")) so.rpm = std::clamp(rpm, 1.0, 240.0);
+      if (ImGui::InputDouble("RPM", &rpm, 1, 10, "%.1f")) {
+        so.rpm = std::clamp(rpm, 1.0, 240.0);
+        sent(true);
+      }
       if (ImGui::Button("Run simulator")) {
         char uri[160];
         std::snprintf(uri, sizeof uri, "sim://%s?seed=%d&rpm=%g", so.scenario.c_str(), so.seed,
@@ -98,7 +107,10 @@ void source_panel(AppState& st) {
     if (ImGui::BeginTabItem("File")) {
       char path[512];
       std::snprintf(path, sizeof path, "%s", so.file_path.c_str());
-      if (ImGui::InputText("Path", path, sizeof path)) so.file_path = path;
+      if (ImGui::InputText("Path", path, sizeof path)) {
+        so.file_path = path;
+        sent(true);
+      }
       if (ImGui::Button("Open file")) st.open_source(so.file_path);
       help_marker("pcap, pcapng, raw ASTERIX or FINAL; the format is detected from the content");
       ImGui::EndTabItem();
@@ -107,9 +119,18 @@ void source_panel(AppState& st) {
       char group[64], iface[64];
       std::snprintf(group, sizeof group, "%s", so.udp_group.c_str());
       std::snprintf(iface, sizeof iface, "%s", so.udp_interface.c_str());
-      if (ImGui::InputText("Group", group, sizeof group)) so.udp_group = group;
-      if (ImGui::InputInt("Port", &so.udp_port)) so.udp_port = std::clamp(so.udp_port, 1, 65535);
-      if (ImGui::InputText("Interface", iface, sizeof iface)) so.udp_interface = iface;
+      if (ImGui::InputText("Group", group, sizeof group)) {
+        so.udp_group = group;
+        sent(true);
+      }
+      if (ImGui::InputInt("Port", &so.udp_port)) {
+        so.udp_port = std::clamp(so.udp_port, 1, 65535);
+        sent(true);
+      }
+      if (ImGui::InputText("Interface", iface, sizeof iface)) {
+        so.udp_interface = iface;
+        sent(true);
+      }
       const bool live = st.source_view().open && st.settings().source.uri.rfind("udp://", 0) == 0;
       if (!live && ImGui::Button("Start")) {
         std::string uri = "udp://" + so.udp_group + ":" + std::to_string(so.udp_port);
@@ -141,7 +162,7 @@ void source_panel(AppState& st) {
     ImGui::EndTabBar();
   }
 
-  const SourceView& v = st.source_view();
+  const engine::SourceView& v = st.source_view();
   ImGui::Separator();
   if (!v.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
@@ -218,9 +239,11 @@ void source_panel(AppState& st) {
   }
 }
 
-void processing_panel(AppState& st) {
-  ProcessingSettings& pr = st.settings().processing;
-  gpu::PipelineParams& p = pr.params;
+void processing_panel(Engine& st) {
+  const ProcessingSettings& pr = st.settings().processing;
+  // Edit a copy of the parameters and send it when a control changed it.
+  gpu::PipelineParams p = pr.params;
+  bool changed = false;
   int backend = st.backend_name() == "cuda" ? 1 : 0;
   const char* backends[] = {"cpu", "cuda"};
   if (ImGui::Combo("Backend", &backend, backends, 2)) st.set_backend(backends[backend]);
@@ -237,40 +260,46 @@ void processing_panel(AppState& st) {
     for (int sz : sizes) {
       char name[32];
       std::snprintf(name, sizeof name, sz ? "%d x %d" : "auto", sz, sz);
-      if (ImGui::Selectable(name, sz == pr.size)) pr.size = sz;
+      if (ImGui::Selectable(name, sz == pr.size)) st.set_display_size(sz);
     }
     ImGui::EndCombo();
   }
   float range_nm = float(p.display_range_m / kNm);
   if (ImGui::SliderFloat("Display range", &range_nm, 0.0f, 48.0f,
-                         range_nm > 0 ? "%.2f NM" : "frame range"))
+                         range_nm > 0 ? "%.2f NM" : "frame range")) {
     p.display_range_m = double(range_nm) * kNm;
-  enum_combo("Scan conversion", p.scan, 3, [](gpu::ScanMode m) { return gpu::to_string(m); });
+    changed = true;
+  }
+  changed |=
+      enum_combo("Scan conversion", p.scan, 3, [](gpu::ScanMode m) { return gpu::to_string(m); });
 
   section("Denoising");
-  enum_combo("Mode", p.denoise, 5, [](gpu::DenoiseMode m) { return gpu::to_string(m); });
+  changed |= enum_combo("Mode", p.denoise, 5, [](gpu::DenoiseMode m) { return gpu::to_string(m); });
   switch (p.denoise) {
     case gpu::DenoiseMode::Gaussian:
-      ImGui::SliderFloat("Sigma", &p.gaussian_sigma, 0.5f, 5.0f, "%.2f px");
+      changed |= ImGui::SliderFloat("Sigma", &p.gaussian_sigma, 0.5f, 5.0f, "%.2f px");
       break;
     case gpu::DenoiseMode::Bilateral:
-      ImGui::SliderFloat("Sigma space", &p.bilateral_sigma_s, 0.5f, 5.0f, "%.2f px");
-      ImGui::SliderFloat("Sigma range", &p.bilateral_sigma_r, 1.0f, 128.0f, "%.0f levels");
+      changed |= ImGui::SliderFloat("Sigma space", &p.bilateral_sigma_s, 0.5f, 5.0f, "%.2f px");
+      changed |=
+          ImGui::SliderFloat("Sigma range", &p.bilateral_sigma_r, 1.0f, 128.0f, "%.0f levels");
       break;
     case gpu::DenoiseMode::FftEnhance:
-      ImGui::SliderFloat("Power", &p.fft.power, 0.0f, 1.0f, "%.2f");
-      ImGui::SliderFloat("Low cut", &p.fft.low_cut, 0.0f, 8.0f, "%.1f");
-      ImGui::SliderFloat("High cut", &p.fft.high_cut, 1.0f, 22.6f, "%.1f");
-      ImGui::SliderFloat("Gain", &p.fft.gain, 1.0f, 512.0f, "%.0f");
-      ImGui::SliderFloat("Offset", &p.fft.offset, -128.0f, 255.0f, "%.1f");
-      ImGui::SliderFloat("Min peak", &p.fft.min_peak, 0.0f, 64.0f, "%.1f");
+      changed |= ImGui::SliderFloat("Power", &p.fft.power, 0.0f, 1.0f, "%.2f");
+      changed |= ImGui::SliderFloat("Low cut", &p.fft.low_cut, 0.0f, 8.0f, "%.1f");
+      changed |= ImGui::SliderFloat("High cut", &p.fft.high_cut, 1.0f, 22.6f, "%.1f");
+      changed |= ImGui::SliderFloat("Gain", &p.fft.gain, 1.0f, 512.0f, "%.0f");
+      changed |= ImGui::SliderFloat("Offset", &p.fft.offset, -128.0f, 255.0f, "%.1f");
+      changed |= ImGui::SliderFloat("Min peak", &p.fft.min_peak, 0.0f, 64.0f, "%.1f");
       break;
     case gpu::DenoiseMode::Cfar: {
-      ImGui::SliderInt("Guard cells", &p.cfar_guard, 0, 16);
-      ImGui::SliderInt("Training cells", &p.cfar_train, 1, 64);
+      changed |= ImGui::SliderInt("Guard cells", &p.cfar_guard, 0, 16);
+      changed |= ImGui::SliderInt("Training cells", &p.cfar_train, 1, 64);
       float lg = float(std::log10(std::max(p.cfar_pfa, 1e-12)));
-      if (ImGui::SliderFloat("log10 Pfa", &lg, -9.0f, -1.0f, "%.1f"))
+      if (ImGui::SliderFloat("log10 Pfa", &lg, -9.0f, -1.0f, "%.1f")) {
         p.cfar_pfa = std::pow(10.0, double(lg));
+        changed = true;
+      }
       break;
     }
     case gpu::DenoiseMode::None:
@@ -278,33 +307,47 @@ void processing_panel(AppState& st) {
   }
   if (p.denoise != gpu::DenoiseMode::Cfar) {
     int th = p.threshold;
-    if (ImGui::SliderInt("Threshold", &th, 0, 255)) p.threshold = uint8_t(th);
+    if (ImGui::SliderInt("Threshold", &th, 0, 255)) {
+      p.threshold = uint8_t(th);
+      changed = true;
+    }
   }
 
   section("Labelling");
-  ImGui::Checkbox("Label components", &p.label_enabled);
+  changed |= ImGui::Checkbox("Label components", &p.label_enabled);
   ImGui::BeginDisabled(!p.label_enabled);
   int conn = p.label.connectivity == 4 ? 0 : 1;
   const char* conns[] = {"4-connected", "8-connected"};
-  if (ImGui::Combo("Connectivity", &conn, conns, 2)) p.label.connectivity = conn == 0 ? 4 : 8;
-  enum_combo("Algorithm", p.label.algorithm, 3, [](ccl::Algorithm a) { return ccl::to_string(a); });
+  if (ImGui::Combo("Connectivity", &conn, conns, 2)) {
+    p.label.connectivity = conn == 0 ? 4 : 8;
+    changed = true;
+  }
+  changed |= enum_combo("Algorithm", p.label.algorithm, 3,
+                        [](ccl::Algorithm a) { return ccl::to_string(a); });
   if (p.label.algorithm == ccl::Algorithm::Kang)
-    enum_combo("Box method", p.label.box_method, 3,
-               [](ccl::BoxMethod m) { return ccl::to_string(m); });
+    changed |= enum_combo("Box method", p.label.box_method, 3,
+                          [](ccl::BoxMethod m) { return ccl::to_string(m); });
   int mn = int(std::min<int64_t>(p.label.min_area, 1000000)),
       mx = int(std::min<int64_t>(p.label.max_area, 1000000));
-  if (ImGui::SliderInt("Min area", &mn, 0, 500, "%d px", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderInt("Min area", &mn, 0, 500, "%d px", ImGuiSliderFlags_Logarithmic)) {
     p.label.min_area = mn;
+    changed = true;
+  }
   if (ImGui::SliderInt("Max area", &mx, 0, 1000000, mx ? "%d px" : "no limit",
-                       ImGuiSliderFlags_Logarithmic))
+                       ImGuiSliderFlags_Logarithmic)) {
     p.label.max_area = mx;
-  ImGui::Checkbox("Fill holes", &p.label.fill_holes);
+    changed = true;
+  }
+  changed |= ImGui::Checkbox("Fill holes", &p.label.fill_holes);
   if (p.label.fill_holes) {
     int hm = int(std::min<int64_t>(p.label.hole_max_area, 1000000));
-    if (ImGui::SliderInt("Max hole area", &hm, 0, 10000, "%d px", ImGuiSliderFlags_Logarithmic))
+    if (ImGui::SliderInt("Max hole area", &hm, 0, 10000, "%d px", ImGuiSliderFlags_Logarithmic)) {
       p.label.hole_max_area = hm;
+      changed = true;
+    }
   }
   ImGui::EndDisabled();
+  if (changed) st.set_params(p);
   if (!st.processing_error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
     ImGui::TextWrapped("%s", st.processing_error().c_str());
@@ -312,8 +355,8 @@ void processing_panel(AppState& st) {
   }
 }
 
-void display_panel(AppState& st, Console& console) {
-  ViewSettings& v = st.settings().view;
+void display_panel(Console& console) {
+  ViewSettings& v = console.view_settings();
   render::PpiStyle& s = v.style;
   enum_combo("Palette", s.palette, 4, [](render::Palette p) { return render::to_string(p); });
   int b = int(s.brightness);
@@ -372,7 +415,7 @@ void display_panel(AppState& st, Console& console) {
   ImGui::TextDisabled("zoom x%.2f", console.view().zoom());
 }
 
-void timing_panel(AppState& st) {
+void timing_panel(const Engine& st) {
   const gpu::FrameResult* r = st.result();
   ImGui::Text("Targets: %d", r ? r->count : 0);
   ImGui::SameLine(150);
@@ -381,7 +424,7 @@ void timing_panel(AppState& st) {
   ImGui::Text("Frames processed: %llu", static_cast<unsigned long long>(st.frames_processed()));
   const auto& hist = st.stage_history();
   for (const auto& name : st.stage_order()) {
-    const History& h = hist.at(name);
+    const engine::History& h = hist.at(name);
     std::vector<float> v(h.values.begin(), h.values.end());
     char overlay[48];
     std::snprintf(overlay, sizeof overlay, "%s %.3f ms", name.c_str(), double(h.last()));
@@ -453,7 +496,7 @@ void apply_console_style() {
   c[ImGuiCol_Separator] = ImVec4(0.25f, 0.35f, 0.37f, 1.0f);
 }
 
-void draw_panels(AppState& st, Console& console, float fb_width, float fb_height) {
+void draw_panels(Engine& st, Console& console, float fb_width, float fb_height) {
   const float w = kPanelWidth, gap = 6;
   const float half = 0.5f * (fb_height - 3 * gap);
   ImGui::SetNextWindowPos(ImVec2(gap, gap), ImGuiCond_FirstUseEver);
@@ -466,7 +509,7 @@ void draw_panels(AppState& st, Console& console, float fb_width, float fb_height
   ImGui::End();
   ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, gap), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Display")) display_panel(st, console);
+  if (ImGui::Begin("Display")) display_panel(console);
   ImGui::End();
   ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, 2 * gap + half), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);

@@ -1,15 +1,19 @@
 #pragma once
-// The ImGui panels: Source, Processing, Display, Targets & timing. They read AppState and send
-// it commands; a change of a parameter applies on the next processed frame.
+// The ImGui panels: Source, Processing, Display, Targets & timing. They read the engine's state
+// and send it commands (a parameter change applies on the next processed frame); the Display
+// panel edits the console's view settings.
+namespace sweepline::engine {
+class Engine;
+}
+
 namespace sweepline::ui {
 
-class AppState;
 class Console;
 
 // Panel column width in pixels (the PPI takes the space between the two columns).
 inline constexpr float kPanelWidth = 340.0f;
 
 void apply_console_style();  // colours and spacing of the console look
-void draw_panels(AppState& state, Console& console, float fb_width, float fb_height);
+void draw_panels(engine::Engine& engine, Console& console, float fb_width, float fb_height);
 
 }  // namespace sweepline::ui

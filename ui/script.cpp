@@ -85,7 +85,8 @@ bool ScriptRunner::step(Console& console, double now_s) {
     return true;
   }
   if (now_s < wait_until_s_) return true;
-  AppState& st = console.state();
+  Engine& st = console.engine();
+  ViewSettings& view = console.view_settings();
   while (next_ < commands_.size()) {
     const ScriptCommand& c = commands_[next_++];
     spdlog::info("script:{}: {}{}{}", c.line, c.verb, c.args.empty() ? "" : " ",
@@ -112,23 +113,23 @@ bool ScriptRunner::step(Console& console, double now_s) {
     } else if (c.verb == "layer") {
       console.solo_layer(render::layer_from_string(a));
     } else if (c.verb == "show" || c.verb == "hide") {
-      st.settings().view.style.layers[size_t(render::layer_from_string(a))].visible =
-          c.verb == "show";
+      view.style.layers[size_t(render::layer_from_string(a))].visible = c.verb == "show";
     } else if (c.verb == "palette") {
-      st.settings().view.style.palette = render::palette_from_string(a);
+      view.style.palette = render::palette_from_string(a);
     } else if (c.verb == "brightness") {
-      st.settings().view.style.brightness = render::brightness_from_string(a);
+      view.style.brightness = render::brightness_from_string(a);
     } else if (c.verb == "afterglow") {
-      st.settings().view.style.afterglow = render::afterglow_from_string(a);
+      view.style.afterglow = render::afterglow_from_string(a);
     } else if (c.verb == "threshold") {
-      st.settings().processing.params.threshold =
-          uint8_t(std::clamp(number(a, c.line), 0.0, 255.0));
+      gpu::PipelineParams p = st.settings().processing.params;
+      p.threshold = uint8_t(std::clamp(number(a, c.line), 0.0, 255.0));
+      st.set_params(p);
     } else if (c.verb == "backend") {
       st.set_backend(a);
     } else if (c.verb == "source") {
       st.open_source(a);
     } else if (c.verb == "panels") {
-      st.settings().view.show_panels = a == "on";
+      view.show_panels = a == "on";
     } else if (c.verb == "record") {
       if (a == "off")
         st.stop_recording();

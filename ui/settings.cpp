@@ -12,15 +12,6 @@ namespace sweepline::ui {
 
 using nlohmann::json;
 
-gpu::PipelineParams ProcessingSettings::default_params() {
-  gpu::PipelineParams p;
-  p.label_enabled = true;
-  p.label.connectivity = 8;
-  p.label.min_area = 6;
-  p.label.max_area = 20000;
-  return p;
-}
-
 namespace {
 
 template <class T>
@@ -62,90 +53,9 @@ void style_from(const json& j, render::PpiStyle& s) {
     }
 }
 
-json params_json(const gpu::PipelineParams& p) {
-  return {{"width", p.width},
-          {"height", p.height},
-          {"display_range_m", p.display_range_m},
-          {"origin_east_m", p.origin_east_m},
-          {"origin_north_m", p.origin_north_m},
-          {"scan", gpu::to_string(p.scan)},
-          {"denoise", gpu::to_string(p.denoise)},
-          {"gaussian_sigma", p.gaussian_sigma},
-          {"bilateral_sigma_s", p.bilateral_sigma_s},
-          {"bilateral_sigma_r", p.bilateral_sigma_r},
-          {"fft",
-           {{"power", p.fft.power},
-            {"low_cut", p.fft.low_cut},
-            {"high_cut", p.fft.high_cut},
-            {"gain", p.fft.gain},
-            {"offset", p.fft.offset},
-            {"min_peak", p.fft.min_peak}}},
-          {"cfar_guard", p.cfar_guard},
-          {"cfar_train", p.cfar_train},
-          {"cfar_pfa", p.cfar_pfa},
-          {"threshold", int(p.threshold)},
-          {"label_enabled", p.label_enabled},
-          {"connectivity", p.label.connectivity},
-          {"algorithm", ccl::to_string(p.label.algorithm)},
-          {"box_method", ccl::to_string(p.label.box_method)},
-          {"min_area", p.label.min_area},
-          {"max_area", p.label.max_area},
-          {"fill_holes", p.label.fill_holes},
-          {"hole_max_area", p.label.hole_max_area}};
-}
-
-void params_from(const json& j, gpu::PipelineParams& p) {
-  get(j, "width", p.width);
-  get(j, "height", p.height);
-  get(j, "display_range_m", p.display_range_m);
-  get(j, "origin_east_m", p.origin_east_m);
-  get(j, "origin_north_m", p.origin_north_m);
-  if (j.contains("scan")) p.scan = gpu::scan_mode_from_string(j["scan"].get<std::string>());
-  if (j.contains("denoise"))
-    p.denoise = gpu::denoise_mode_from_string(j["denoise"].get<std::string>());
-  get(j, "gaussian_sigma", p.gaussian_sigma);
-  get(j, "bilateral_sigma_s", p.bilateral_sigma_s);
-  get(j, "bilateral_sigma_r", p.bilateral_sigma_r);
-  if (j.contains("fft")) {
-    const json& f = j["fft"];
-    get(f, "power", p.fft.power);
-    get(f, "low_cut", p.fft.low_cut);
-    get(f, "high_cut", p.fft.high_cut);
-    get(f, "gain", p.fft.gain);
-    get(f, "offset", p.fft.offset);
-    get(f, "min_peak", p.fft.min_peak);
-  }
-  get(j, "cfar_guard", p.cfar_guard);
-  get(j, "cfar_train", p.cfar_train);
-  get(j, "cfar_pfa", p.cfar_pfa);
-  if (j.contains("threshold")) p.threshold = uint8_t(std::clamp(j["threshold"].get<int>(), 0, 255));
-  get(j, "label_enabled", p.label_enabled);
-  get(j, "connectivity", p.label.connectivity);
-  if (j.contains("algorithm"))
-    p.label.algorithm = ccl::algorithm_from_string(j["algorithm"].get<std::string>());
-  if (j.contains("box_method"))
-    p.label.box_method = ccl::box_method_from_string(j["box_method"].get<std::string>());
-  get(j, "min_area", p.label.min_area);
-  get(j, "max_area", p.label.max_area);
-  get(j, "fill_holes", p.label.fill_holes);
-  get(j, "hole_max_area", p.label.hole_max_area);
-}
-
 json settings_json(const Settings& s) {
-  const auto& so = s.source;
   const auto& v = s.view;
-  const auto& pr = s.processing;
-  return {{"source",
-           {{"uri", so.uri},
-            {"scenario", so.scenario},
-            {"seed", so.seed},
-            {"rpm", so.rpm},
-            {"file_path", so.file_path},
-            {"udp_group", so.udp_group},
-            {"udp_port", so.udp_port},
-            {"udp_interface", so.udp_interface},
-            {"speed", so.speed},
-            {"loop", so.loop}}},
+  return {{"source", engine::source_json(s.source)},
           {"view",
            {{"style", style_json(v.style)},
             {"ring_spacing_m", v.ring_spacing_m},
@@ -157,15 +67,17 @@ json settings_json(const Settings& s) {
             {"show_boxes", v.show_boxes},
             {"show_box_labels", v.show_box_labels},
             {"show_panels", v.show_panels}}},
-          {"processing",
-           {{"backend", pr.backend},
-            {"size", pr.size},
-            {"azimuths", pr.azimuths},
-            {"range_bins", pr.range_bins},
-            {"pipeline", params_json(pr.params)}}}};
+          {"processing", engine::processing_json(s.processing)}};
 }
 
 }  // namespace
+
+Settings combine(const engine::EngineSettings& engine_part, const ViewSettings& view) {
+  Settings s;
+  static_cast<engine::EngineSettings&>(s) = engine_part;
+  s.view = view;
+  return s;
+}
 
 std::string to_json_text(const Settings& s) {
   return settings_json(s).dump(2);
@@ -180,19 +92,7 @@ bool load_settings(const std::string& path, Settings& out, std::string* error) {
   }
   try {
     json j = json::parse(in);
-    if (j.contains("source")) {
-      const json& so = j["source"];
-      get(so, "uri", s.source.uri);
-      get(so, "scenario", s.source.scenario);
-      get(so, "seed", s.source.seed);
-      get(so, "rpm", s.source.rpm);
-      get(so, "file_path", s.source.file_path);
-      get(so, "udp_group", s.source.udp_group);
-      get(so, "udp_port", s.source.udp_port);
-      get(so, "udp_interface", s.source.udp_interface);
-      get(so, "speed", s.source.speed);
-      get(so, "loop", s.source.loop);
-    }
+    if (j.contains("source")) engine::read_source(j["source"], s.source);
     if (j.contains("view")) {
       const json& v = j["view"];
       if (v.contains("style")) style_from(v["style"], s.view.style);
@@ -206,14 +106,7 @@ bool load_settings(const std::string& path, Settings& out, std::string* error) {
       get(v, "show_box_labels", s.view.show_box_labels);
       get(v, "show_panels", s.view.show_panels);
     }
-    if (j.contains("processing")) {
-      const json& p = j["processing"];
-      get(p, "backend", s.processing.backend);
-      get(p, "size", s.processing.size);
-      get(p, "azimuths", s.processing.azimuths);
-      get(p, "range_bins", s.processing.range_bins);
-      if (p.contains("pipeline")) params_from(p["pipeline"], s.processing.params);
-    }
+    if (j.contains("processing")) engine::read_processing(j["processing"], s.processing);
   } catch (const std::exception& e) {
     if (error) *error = "settings file " + path + " ignored: " + e.what();
     out = Settings{};

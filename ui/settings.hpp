@@ -1,26 +1,17 @@
 #pragma once
-// Everything the user can set that outlives a run: source, view, pipeline parameters, palette.
-// Stored as JSON (nlohmann_json); unknown keys are ignored and missing ones keep their defaults,
-// so old files keep loading. ImGui's window layout lives separately in its ini file.
+// Everything the user can set that outlives a run, as one settings.json: the engine's part (the
+// "source" and "processing" objects, app/engine/engine_settings.hpp) and the view's (the "view"
+// object: palette, layers, overlays). Unknown keys are ignored and missing ones keep their
+// defaults, so old files keep loading. ImGui's window layout lives separately in its ini file.
 #include <string>
 
-#include "gpu/pipeline.hpp"
+#include "app/engine/engine_settings.hpp"
 #include "render/ppi_style.hpp"
 
 namespace sweepline::ui {
 
-struct SourceSettings {
-  std::string uri = "sim://harbour?seed=1&rpm=24";
-  std::string scenario = "harbour";  // for the simulator tab
-  int seed = 1;
-  double rpm = 24;
-  std::string file_path;
-  std::string udp_group = "239.0.1.2";
-  int udp_port = 8600;
-  std::string udp_interface;
-  double speed = 1.0;  // 0 = unpaced
-  bool loop = true;
-};
+using engine::ProcessingSettings;
+using engine::SourceSettings;
 
 struct ViewSettings {
   render::PpiStyle style;
@@ -35,20 +26,14 @@ struct ViewSettings {
   bool show_panels = true;
 };
 
-struct ProcessingSettings {
-  std::string backend = "cuda";  // preferred; falls back to cpu with a message
-  int size = 0;                  // display texture side; 0: 4096 with CUDA, 1536 on the CPU
-  int azimuths = 4096;           // polar frame the sweep assembler keeps
-  int range_bins = 4096;
-  gpu::PipelineParams params = default_params();
-  static gpu::PipelineParams default_params();
+// The engine's settings (handed to engine::Engine, which keeps them from then on) and the
+// view's (kept by the console).
+struct Settings : engine::EngineSettings {
+  ViewSettings view;
 };
 
-struct Settings {
-  SourceSettings source;
-  ViewSettings view;
-  ProcessingSettings processing;
-};
+// The file's contents from what the engine and the console hold at the end of a run.
+Settings combine(const engine::EngineSettings& engine_part, const ViewSettings& view);
 
 // Missing file -> defaults. A malformed file -> defaults and a warning naming the problem (the
 // app must start); returns false then.

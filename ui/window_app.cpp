@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/engine/engine.hpp"
 #include "render/readback.hpp"
-#include "ui/app_state.hpp"
 #include "ui/console.hpp"
 #include "ui/glfw_window.hpp"
 #include "ui/imgui_layer.hpp"
@@ -72,9 +72,9 @@ int run_window(const ViewOptions& opt) {
   spdlog::info("GL {} on {}", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
 
-  AppState state(settings);
-  state.open_source(state.settings().source.uri);  // a failure shows in the Source panel
-  Console console(state);
+  Engine eng(settings);
+  eng.open_source(eng.settings().source.uri);  // a failure shows in the Source panel
+  Console console(eng, settings.view);
   int saved[4] = {0, 0, opt.width, opt.height};
   double last = seconds();
 
@@ -111,7 +111,7 @@ int run_window(const ViewOptions& opt) {
   }
   if (!opt.no_save) {
     try {
-      save_settings(settings_path, state.settings());
+      save_settings(settings_path, combine(eng.settings(), console.view_settings()));
       spdlog::info("settings saved to {}", settings_path);
     } catch (const std::exception& e) {
       spdlog::warn("settings not saved: {}", e.what());

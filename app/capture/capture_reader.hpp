@@ -2,7 +2,8 @@
 // Reading recorded CAT240 traffic: raw ASTERIX files (concatenated data blocks), pcap and pcapng
 // (through libpcap: Ethernet, Linux cooked SLL/SLL2, 802.1Q VLAN, IPv4 UDP with fragments
 // reassembled) and the Eurocontrol FINAL recording format. The format is detected from the
-// content, not the file name.
+// content, not the file name. A path may name a pipe, and "-" is standard input: such input is
+// read once, as it comes (it cannot be rewound).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -36,7 +37,9 @@ struct CaptureStats {
   uint64_t non_cat240 = 0;                  // UDP payloads (after the filter) that are not CAT240
   std::map<std::string, uint64_t> skipped;  // by reason: "not_ipv4", "not_udp", "filtered",
                                             // "link_type", "truncated", "fragment_timeout",
-                                            // "fragment_overflow", "final_bad_record"
+                                            // "fragment_overflow", "fragment_incomplete"
+                                            // (still missing fragments at the end of the
+                                            // file), "final_bad_record"
 };
 
 class CaptureReader {
@@ -47,16 +50,22 @@ class CaptureReader {
   virtual bool next(Datagram& out) = 0;
   virtual const CaptureStats& stats() const = 0;
   virtual CaptureFormat format() const = 0;
-  // Back to the first datagram (stats keep counting).
+  // Back to the first datagram (stats keep counting). Throws sweepline::Error for a pipe.
   virtual void rewind() = 0;
 };
 
 // Detects the format from the first bytes. Throws sweepline::Error when the file is missing,
-// unreadable or in none of the formats.
+// unreadable, empty, a text file, or in none of the formats. (On a pipe this consumes the input:
+// open_capture detects and reads from one opening.)
 CaptureFormat detect_capture_format(const std::string& path);
 // Opens a capture. Throws sweepline::Error as detect_capture_format, or on a bad filter group.
 std::unique_ptr<CaptureReader> open_capture(const std::string& path,
                                             const CaptureFilter& filter = {});
+
+// Like open_capture, but a pipe or "-" is first copied whole into an unlinked temporary file (in
+// the temporary folder), so the reader can rewind: what replay needs to index and loop a capture.
+std::unique_ptr<CaptureReader> open_capture_rewindable(const std::string& path,
+                                                       const CaptureFilter& filter = {});
 
 // Parses a dotted IPv4 address into host byte order; throws sweepline::Error when malformed.
 uint32_t parse_ipv4(const std::string& dotted);

@@ -36,7 +36,8 @@ struct PcapCloser {
 
 class PcapReader final : public CaptureReader {
  public:
-  PcapReader(const std::string& path, const CaptureFilter& filter) : path_(path), filter_(filter) {
+  PcapReader(std::unique_ptr<CaptureInput> input, CaptureFormat format, const CaptureFilter& filter)
+      : input_(std::move(input)), filter_(filter), format_(format) {
     if (!filter.group.empty()) group_ = parse_ipv4(filter.group);
     open();
   }
@@ -48,12 +49,12 @@ class PcapReader final : public CaptureReader {
       const u_char* data = nullptr;
       const int rc = pcap_next_ex(pcap_.get(), &h, &data);
       if (rc == PCAP_ERROR_BREAK) {  // end of file
-        pcap_.reset();
+        finish();
         return false;
       }
       if (rc != 1) {  // a damaged file: libpcap cannot go on
         ++stats_.skipped["truncated"];
-        pcap_.reset();
+        finish();
         return false;
       }
       const double t = static_cast<double>(h->ts.tv_sec) + h->ts.tv_usec * 1e-9;
@@ -64,29 +65,30 @@ class PcapReader final : public CaptureReader {
   const CaptureStats& stats() const override { return stats_; }
   CaptureFormat format() const override { return format_; }
   void rewind() override {
-    reassembler_.clear();
+    SWL_CHECK(input_->seekable(),
+              "capture '" + input_->name() + "' is a pipe: it cannot be rewound");
+    finish();
     open();
   }
 
  private:
+  // From the input's first byte (a fresh stream each time for a file; a pipe is read once).
   void open() {
     char err[PCAP_ERRBUF_SIZE] = {};
-    pcap_t* p =
-        pcap_open_offline_with_tstamp_precision(path_.c_str(), PCAP_TSTAMP_PRECISION_NANO, err);
-    SWL_CHECK(p != nullptr, "cannot read capture '" + path_ + "': " + err);
+    detail::FilePtr f = input_->stream();
+    pcap_t* p = pcap_fopen_offline_with_tstamp_precision(f.get(), PCAP_TSTAMP_PRECISION_NANO, err);
+    SWL_CHECK(p != nullptr, "cannot read capture '" + input_->name() + "': " + err);
+    f.release();  // pcap_close closes it
     pcap_.reset(p);
     link_ = pcap_datalink(p);
-    format_ = pcap_major_version(p) == 1 ? CaptureFormat::Pcapng : CaptureFormat::Pcap;
-    // libpcap reports pcapng files as version 2.4 too; tell them apart by the magic.
-    std::FILE* f = std::fopen(path_.c_str(), "rb");
-    if (f) {
-      uint8_t m[4] = {};
-      if (std::fread(m, 1, 4, f) == 4 && be32(m) == 0x0A0D0D0A)
-        format_ = CaptureFormat::Pcapng;
-      else
-        format_ = CaptureFormat::Pcap;
-      std::fclose(f);
-    }
+  }
+
+  // The end of the file (or of what libpcap could read): datagrams still missing fragments are
+  // lost, and counted.
+  void finish() {
+    pcap_.reset();
+    if (reassembler_.pending() > 0) stats_.skipped["fragment_incomplete"] += reassembler_.pending();
+    reassembler_.clear();
   }
 
   bool skip(const char* why) {
@@ -182,12 +184,12 @@ class PcapReader final : public CaptureReader {
     return true;
   }
 
-  std::string path_;
+  std::unique_ptr<CaptureInput> input_;
   CaptureFilter filter_;
   std::optional<uint32_t> group_;
   std::unique_ptr<pcap_t, PcapCloser> pcap_;
+  CaptureFormat format_;
   int link_ = 0;
-  CaptureFormat format_ = CaptureFormat::Pcap;
   CaptureStats stats_;
   IpReassembler reassembler_;
   std::vector<uint8_t> whole_;
@@ -195,9 +197,9 @@ class PcapReader final : public CaptureReader {
 
 }  // namespace
 
-std::unique_ptr<CaptureReader> make_pcap_reader(const std::string& path,
-                                                const CaptureFilter& filter) {
-  return std::make_unique<PcapReader>(path, filter);
+std::unique_ptr<CaptureReader> make_pcap_reader(std::unique_ptr<CaptureInput> input,
+                                                CaptureFormat format, const CaptureFilter& filter) {
+  return std::make_unique<PcapReader>(std::move(input), format, filter);
 }
 
 }  // namespace sweepline::capture::detail

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/cli/command.hpp"
+#include "app/cli/option_checks.hpp"
 #include "app/common/check.hpp"
 
 namespace sweepline::cli {
@@ -60,17 +61,14 @@ fs::path source_dir() {
 int run_bench(const BenchOptions& opt) {
   const fs::path exe_dir = fs::canonical("/proc/self/exe").parent_path();
   const fs::path bench_dir = exe_dir / "bench";
-  SWL_CHECK(fs::is_directory(bench_dir),
-            "no benchmarks built beside " + exe_dir.string() + " (configure with -DSWEEPLINE_BENCH=ON)");
-  fs::create_directories(opt.out);
-  const fs::path out = fs::absolute(opt.out);
-  const fs::path images = out / "images";
+  SWL_CHECK(fs::is_directory(bench_dir), "no benchmarks built beside " + exe_dir.string() +
+                                             " (configure with -DSWEEPLINE_BENCH=ON)");
 
   std::vector<fs::path> benches;
   for (const auto& e : fs::directory_iterator(bench_dir)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.rfind("bench_", 0) == 0 && name.find('.') == std::string::npos &&
-        (opt.only.empty() || name == opt.only))
+    if (e.is_regular_file() && name.rfind("bench_", 0) == 0 &&
+        name.find('.') == std::string::npos && (opt.only.empty() || name == opt.only))
       benches.push_back(e.path());
   }
   // bench_ccl first: it saves the images the peers (bench_npp, bench-peers.py) label.
@@ -78,7 +76,13 @@ int run_bench(const BenchOptions& opt) {
     auto rank = [](const fs::path& p) { return p.filename() == "bench_ccl" ? 0 : 1; };
     return std::pair(rank(a), a.filename().string()) < std::pair(rank(b), b.filename().string());
   });
-  SWL_CHECK(!benches.empty(), "no benchmark executables in " + bench_dir.string());
+  SWL_CHECK(!benches.empty(),
+            opt.only.empty() ? "no benchmark executables in " + bench_dir.string()
+                             : "--only: no benchmark '" + opt.only + "' in " + bench_dir.string());
+  // Only now that there is something to run (the folder's parent was checked while parsing).
+  fs::create_directories(opt.out);
+  const fs::path out = fs::absolute(opt.out);
+  const fs::path images = out / "images";
 
   int failures = 0;
   for (const auto& b : benches) {
@@ -123,11 +127,15 @@ Command add_bench_command(CLI::App& parent) {
   c.app = parent.add_subcommand(
       "bench", "Run the benchmarks built beside the executable, the peers and the report");
   c.app->add_option("--out", opt->out, "Folder for JSON, logs, saved images and charts")
+      ->check(output_folder_check())
       ->capture_default_str();
-  c.app->add_option("--only", opt->only, "Run only this benchmark (bench_pipeline, bench_ccl, bench_cpu)");
+  c.app->add_option("--only", opt->only,
+                    "Run only this benchmark (bench_pipeline, bench_ccl, bench_cpu)");
   c.app->add_flag("!--no-peers", opt->peers, "Skip the peer libraries");
   c.app->add_flag("!--no-report", opt->report, "Skip the report and charts");
-  c.app->add_option("--report", opt->report_md, "Where to write RESULTS.md (default OUT/RESULTS.md)");
+  c.app
+      ->add_option("--report", opt->report_md, "Where to write RESULTS.md (default OUT/RESULTS.md)")
+      ->check(output_file_check());
   c.run = [opt] { return run_bench(*opt); };
   return c;
 }

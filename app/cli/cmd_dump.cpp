@@ -8,6 +8,7 @@
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/capture/capture_reader.hpp"
 #include "app/cli/command.hpp"
+#include "app/cli/option_checks.hpp"
 
 namespace sweepline::cli {
 namespace {
@@ -133,6 +134,9 @@ int run_dump(const DumpOptions& o) {
     t["video"] = ds.video;
     t["summaries"] = ds.summaries;
     t["datagrams_skipped"] = skipped;
+    t["skipped"] = nlohmann::ordered_json::object();
+    if (cs.non_cat240) t["skipped"]["not_cat240"] = cs.non_cat240;
+    for (const auto& [k, v] : cs.skipped) t["skipped"][k] = v;
     t["errors"] = nlohmann::ordered_json::object();
     for (const auto& [k, v] : ds.errors) t["errors"][k] = v;
     nlohmann::ordered_json line;
@@ -146,6 +150,8 @@ int run_dump(const DumpOptions& o) {
         static_cast<unsigned long long>(ds.records), static_cast<unsigned long long>(ds.video),
         static_cast<unsigned long long>(ds.summaries),
         static_cast<unsigned long long>(cs.datagrams), static_cast<unsigned long long>(skipped));
+    if (cs.non_cat240)
+      std::printf(" not_cat240=%llu", static_cast<unsigned long long>(cs.non_cat240));
     for (const auto& [k, v] : cs.skipped)
       std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
     std::printf(", %llu errors", static_cast<unsigned long long>(ds.error_count()));
@@ -163,13 +169,15 @@ Command add_dump_command(CLI::App& parent) {
   Command c;
   c.app = parent.add_subcommand(
       "dump", "Print the CAT240 records of a capture (raw ASTERIX, pcap, pcapng or FINAL)");
-  c.app->add_option("capture", o->path, "Capture file")->required();
+  c.app->add_option("capture", o->path, "Capture file, a pipe, or - for standard input")
+      ->required();
   c.app->add_flag("--json", o->json, "One JSON object per record, then a totals line");
   c.app->add_option("--port", o->port, "Only UDP datagrams to this destination port")
       ->check(CLI::Range(0, 65535));
-  c.app->add_option("--group", o->group, "Only datagrams to this (multicast) IPv4 address");
+  c.app->add_option("--group", o->group, "Only datagrams to this (multicast) IPv4 address")
+      ->check(ipv4_check());
   c.app->add_option("--limit", o->limit, "Stop after N records (0 = all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_check());
   c.app->add_flag("--video", o->video, "Also print the decoded cells as hex (8-bit intensities)");
   c.run = [o] { return run_dump(*o); };
   return c;

@@ -1,5 +1,6 @@
 // `sweepline label IMAGE`: connected components of an 8-bit image (on where value > threshold),
-// on the CPU or the GPU, as a table or as JSON.
+// on the CPU or the GPU, as a table or as JSON. On the GPU `--algorithm` picks the product's
+// `fast` or one of the papers' algorithms (gpu/reference).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -11,7 +12,9 @@
 #include "app/common/image_io.hpp"
 #include "gpu/backend/cuda_availability.hpp"
 #include "gpu/ccl/ccl.hpp"
-#ifdef SWEEPLINE_HAVE_CUDA
+#ifdef SWEEPLINE_HAVE_REFERENCE
+#include "gpu/reference/ccl_reference.hpp"
+#elif defined(SWEEPLINE_HAVE_CUDA)
 #include "gpu/cuda/ccl_cuda.hpp"
 #endif
 
@@ -47,8 +50,10 @@ int run_label(const LabelOptions& o) {
   if (o.backend == "cuda") {
     std::string why = gpu::cuda_unavailable_reason();
     SWL_CHECK(why.empty(), "--backend cuda: " + why);
-#ifdef SWEEPLINE_HAVE_CUDA
-    r = ccl::label_cuda(img, p);
+#ifdef SWEEPLINE_HAVE_REFERENCE
+    r = gpu::reference::label_cuda(img, p);
+#elif defined(SWEEPLINE_HAVE_CUDA)
+    r = ccl::label_cuda(img, p);  // `fast` only: the reference algorithms are not built
 #endif
   } else {
     r = ccl::label_cpu(img, p);

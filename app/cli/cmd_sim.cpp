@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/command.hpp"
+#include "app/cli/option_checks.hpp"
 #include "app/common/check.hpp"
 #include "app/common/image_io.hpp"
 #include "app/sim/scenario.hpp"
@@ -35,14 +36,20 @@ struct SimArgs {
   bool quiet = false;
 };
 
+// Runs `fn`; an Error it throws is reported as one about `option` (the value the user gave).
+template <class Fn>
+auto as_option(const char* option, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const Error& e) {
+    throw Error(std::string(option) + ": " + e.what());
+  }
+}
+
 int run_image(const SimArgs& a) {
   SWL_CHECK(!a.out.empty(), "sim --image needs --out FILE (.pgm or .png)");
-  int w = 0, h = 0;
-  char x = 0;
-  SWL_CHECK(std::sscanf(a.size.c_str(), "%d%c%d", &w, &x, &h) == 3 && (x == 'x' || x == 'X') &&
-                w > 0 && h > 0 && w <= 32768 && h <= 32768,
-            "sim --size must be WxH (e.g. 4096x4096), got '" + a.size + "'");
-  Image8 img = sim::make_test_image(a.image, w, h, a.seed);
+  const auto [w, h] = as_option("--size", [&] { return parse_image_size(a.size); });
+  Image8 img = as_option("--image", [&] { return sim::make_test_image(a.image, w, h, a.seed); });
   write_image(a.out, img);
   uint64_t on = 0;
   for (uint8_t p : img.pixels) on += p != 0;
@@ -53,19 +60,33 @@ int run_image(const SimArgs& a) {
 }
 
 int run_sim(const SimArgs& a, const CLI::App& app) {
-  sim::Scenario s = sim::make_scenario(a.scenario);
+  sim::Scenario s = as_option("--scenario", [&] { return sim::make_scenario(a.scenario); });
   s.seed = a.seed;
-  if (app.count("--rpm")) s.radar.rpm = a.rpm;
-  if (app.count("--radials")) s.radar.radials = a.radials;
-  if (app.count("--cells")) s.radar.cells = a.cells;
-  if (app.count("--range-nm")) s.radar.range_nm = a.range_nm;
-  if (app.count("--res")) s.radar.res_bits = a.res;
+  // Each radar option is checked as it is applied, so a value out of range is reported as the
+  // option's (the ranges live in sim::validate).
+  auto apply = [&](const char* option, auto set) {
+    if (!app.count(option)) return;
+    as_option(option, [&] {
+      set();
+      sim::validate(s);
+      return 0;
+    });
+  };
+  apply("--rpm", [&] { s.radar.rpm = a.rpm; });
+  apply("--radials", [&] { s.radar.radials = a.radials; });
+  apply("--cells", [&] { s.radar.cells = a.cells; });
+  apply("--range-nm", [&] { s.radar.range_nm = a.range_nm; });
+  apply("--res", [&] { s.radar.res_bits = a.res; });
   if (a.compress) s.radar.compress = true;
-  if (!a.style.empty()) s.style = sim::parse_style(a.style);
+  if (!a.style.empty()) s.style = as_option("--style", [&] { return sim::parse_style(a.style); });
   for (const std::string& kv : a.set) {
-    const auto eq = kv.find('=');
-    SWL_CHECK(eq != std::string::npos && eq > 0, "sim --set wants KEY=VALUE, got '" + kv + "'");
-    sim::apply_param(s, kv.substr(0, eq), kv.substr(eq + 1));
+    as_option("--set", [&] {
+      const auto eq = kv.find('=');
+      SWL_CHECK(eq != std::string::npos && eq > 0, "wants KEY=VALUE, got '" + kv + "'");
+      sim::apply_param(s, kv.substr(0, eq), kv.substr(eq + 1));
+      sim::validate(s);
+      return 0;
+    });
   }
   sim::validate(s);
   SWL_CHECK(!a.out.empty() || !a.udp.empty() || !a.truth.empty(),
@@ -131,9 +152,11 @@ Command add_sim_command(CLI::App& parent) {
   app->add_option("--scenario", args->scenario, "harbour, vessels50, vessels1869, open-sea, stress")
       ->capture_default_str();
   app->add_option("--seed", args->seed, "Random seed (same seed, same bytes)")
+      ->check(non_negative_check())
       ->capture_default_str();
   app->add_option("--rotations", args->rotations,
                   "Antenna rotations to simulate (0: endless, with --udp only)")
+      ->check(non_negative_check())
       ->capture_default_str();
   app->add_option("--rpm", args->rpm, "Rotation rate (default 24)");
   app->add_option("--radials", args->radials, "Radials per rotation (default 4096)");
@@ -144,19 +167,26 @@ Command add_sim_command(CLI::App& parent) {
   app->add_option("--style", args->style,
                   "Producer style: next-az (default), zero-width, multi-record, split-1400");
   app->add_option("--out", args->out,
-                  "Capture file: *.pcap, *.pcapng, else raw ASTERIX; with --image: the image");
-  app->add_option("--truth", args->truth, "Ground truth: one JSON line per vessel per rotation");
-  app->add_option("--udp", args->udp, "Stream live to GROUP:PORT (e.g. 239.0.1.2:8600)");
+                  "Capture file: *.pcap, *.pcapng, else raw ASTERIX; with --image: the image")
+      ->check(output_file_check());
+  app->add_option("--truth", args->truth, "Ground truth: one JSON line per vessel per rotation")
+      ->check(output_file_check());
+  app->add_option("--udp", args->udp, "Stream live to GROUP:PORT (e.g. 239.0.1.2:8600)")
+      ->check(endpoint_check());
   app->add_option("--speed", args->speed, "Live pacing: 1 real time, N times faster, 0 unpaced")
+      ->check(non_negative_check())
       ->capture_default_str();
   app->add_option("--dest", args->dest, "Destination GROUP:PORT written into pcap files")
+      ->check(endpoint_check())
       ->capture_default_str();
   app->add_option("--set", args->set,
                   "Scenario parameter KEY=VALUE (repeatable; see docs/simulator.md), e.g. "
                   "vessels=200, clutter=off, rain=5, beamwidth=2");
   app->add_option("--image", args->image,
                   "Write a labelling test image instead: random:DENSITY, spirals, stars");
-  app->add_option("--size", args->size, "Test image size WxH")->capture_default_str();
+  app->add_option("--size", args->size, "Test image size WxH (at most 16384 a side, 64 Mi pixels)")
+      ->check(image_size_check())
+      ->capture_default_str();
   app->add_flag("--quiet", args->quiet, "No progress on stderr");
   c.run = [args, app] {
     if (!args->image.empty()) return run_image(*args);

@@ -38,7 +38,8 @@ ReplaySource::ReplaySource(const std::string& path, const ReplayOptions& options
   SWL_CHECK(options_.rotation_period_s > 0, "replay: the rotation period must be positive");
   SWL_CHECK(options_.max_datagrams_per_poll > 0, "replay: max_datagrams_per_poll must be > 0");
   if (options_.uri.empty()) options_.uri = path;
-  reader_ = capture::open_capture(path, options_.filter);
+  // Indexing, seeking and looping read the capture more than once: a pipe is copied first.
+  reader_ = capture::open_capture_rewindable(path, options_.filter);
 
   // Index pass: where each rotation starts, and which times the file carries.
   cat240::Decoder index_decoder(quiet_index_options());

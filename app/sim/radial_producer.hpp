@@ -18,7 +18,8 @@
 
 namespace sweepline::sim {
 
-// Fixed epoch of rotation 0 (2026-01-01 12:00:00 UTC): output never depends on the wall clock.
+// Fixed epoch of rotation 0 (a constant Unix time, not the wall clock): output never depends on
+// when the simulator runs.
 inline constexpr double kSimEpoch = 1767268800.0;
 inline constexpr size_t kSplitPacketBytes = 1400;
 

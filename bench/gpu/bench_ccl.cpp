@@ -1,16 +1,18 @@
-// Labelling benchmark (CUDA events, median of many runs after warm-up): every algorithm on the
-// papers' workloads -- random images of density 0.1..0.9 (paper 001 Tables 1-2), the spirals and
-// stars test images at 512..4096 (paper 001), radar-like frames with 50 and 1869 vessels per phase
-// with Alg. 6 / Alg. 7 / atomic boxes (paper 000 Table 1). The timed span of `fast` is the whole
-// frame: threshold, labels, consecutive numbering and statistics; a `fast_nostats` row next to
-// each `fast` one times labels and consecutive numbering alone (like for like with label-only
-// peers such as cupyx.scipy.ndimage.label).
+// Labelling benchmark (CUDA events, median of many runs after warm-up): the product's `fast` and,
+// for comparison, the papers' algorithms (gpu/reference, chosen by LabelParams::algorithm) on
+// the papers' workloads -- random images of density 0.1..0.9 (paper 001 Tables 1-2), the spirals
+// and stars test images at 512..4096 (paper 001), radar-like frames with 50 and 1869 vessels per
+// phase with Alg. 6 / Alg. 7 / atomic boxes (paper 000 Table 1). The timed span of `fast` is the
+// whole frame: threshold, labels, consecutive numbering and statistics; a `fast_nostats` row
+// next to each `fast` one times labels and consecutive numbering alone (like for like with
+// label-only peers such as cupyx.scipy.ndimage.label).
 // Usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] [--max-reps N] [--quick]
-//                  [--fast-only] [--only SPEC] [--conn 4|8]
+//                  [--fast-only] [--plain-memory] [--only SPEC] [--conn 4|8]
 //   --only SPEC / --conn N keep only the images whose spec contains SPEC / that connectivity (to
 //   profile one case, e.g. with ncu).
-//   --fast-only measures `fast` alone (variants selected by environment, e.g.
-//   SWEEPLINE_CCL_TILES=0, compared quickly).
+//   --fast-only measures `fast` alone (a quick run).
+//   --plain-memory puts the label image in plain device memory instead of compressible memory
+//   (CudaLabeller::set_compressible_memory(false), for an A/B run).
 //   --save-images writes every 4096^2 image used as PGM and fast's 8-connected labels as raw
 //   int32 (NAME.labels8.i32) for scripts/bench-peers.py.
 #include <cuda_runtime_api.h>
@@ -20,32 +22,29 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "app/common/check.hpp"
 #include "app/common/image_io.hpp"
 #include "app/sim/test_images.hpp"
 #include "gpu/ccl/ccl.hpp"
 #include "gpu/cuda/ccl_cuda.hpp"
+#include "gpu/cuda/cuda_check.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/device_probe.hpp"
+#include "gpu/reference/ccl_reference.hpp"
 
 using namespace sweepline;
 using nlohmann::ordered_json;
 
 namespace {
-
-#define BENCH_CHECK(call)                                              \
-  do {                                                                 \
-    cudaError_t e_ = (call);                                           \
-    if (e_ != cudaSuccess) {                                           \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                    \
-    }                                                                  \
-  } while (0)
 
 struct Options {
   std::string json_path, save_dir;
@@ -53,8 +52,9 @@ struct Options {
   int max_reps = 200;
   bool quick = false;
   bool fast_only = false;
-  std::string only;  // keep images whose spec contains this
-  int conn = 0;      // keep this connectivity (0: both; skip() with c = 0: any)
+  bool plain_memory = false;  // the label image in plain memory (else compressible)
+  std::string only;           // keep images whose spec contains this
+  int conn = 0;               // keep this connectivity (0: both; skip() with c = 0: any)
   bool skip(const std::string& spec, int c) const {
     return (!only.empty() && spec.find(only) == std::string::npos) ||
            (conn != 0 && c != 0 && c != conn);
@@ -75,34 +75,30 @@ struct Measure {
   std::vector<std::string> stage_order;
 };
 
+// One device image and, per algorithm, a labeller: the product's CclLabeller for `fast` (which
+// also has the profile and no-statistics modes), the reference library's for the others.
 class Bench {
  public:
-  Bench() {
-    BENCH_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
-    BENCH_CHECK(cudaEventCreate(&a_));
-    BENCH_CHECK(cudaEventCreate(&b_));
-    BENCH_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_img_), size_t(4096) * 4096));
-  }
-  ~Bench() {
-    cudaFree(d_img_);
-    cudaEventDestroy(a_);
-    cudaEventDestroy(b_);
-    cudaStreamDestroy(s_);
+  explicit Bench(bool plain_memory) : d_img_(size_t(4096) * 4096) {
+    fast_.set_compressible_memory(!plain_memory);
+    plain_memory_ = plain_memory;
   }
   void upload(const Image8& img) {
-    BENCH_CHECK(cudaMemcpy(d_img_, img.pixels.data(), img.size(), cudaMemcpyHostToDevice));
+    SWL_CUDA_CHECK(cudaMemcpy(d_img_.get(), img.pixels.data(), img.size(), cudaMemcpyHostToDevice));
     w_ = img.width;
     h_ = img.height;
   }
   Measure run(const ccl::LabelParams& p, const Options& o) {
+    gpu::cuda::CudaLabeller& lab = labeller(p.algorithm);
+    const cudaStream_t s = s_.get();
     Measure m;
     auto once = [&] {
-      BENCH_CHECK(cudaEventRecord(a_, s_));
-      lab_.label(d_img_, weighted_ ? d_img_ : nullptr, w_, h_, p, s_);
-      BENCH_CHECK(cudaEventRecord(b_, s_));
-      BENCH_CHECK(cudaEventSynchronize(b_));
+      SWL_CUDA_CHECK(cudaEventRecord(a_.get(), s));
+      lab.label(d_img_.get(), weighted_ ? d_img_.get() : nullptr, w_, h_, p, s);
+      SWL_CUDA_CHECK(cudaEventRecord(b_.get(), s));
+      SWL_CUDA_CHECK(cudaEventSynchronize(b_.get()));
       float ms = 0;
-      BENCH_CHECK(cudaEventElapsedTime(&ms, a_, b_));
+      SWL_CUDA_CHECK(cudaEventElapsedTime(&ms, a_.get(), b_.get()));
       return double(ms);
     };
     once();  // allocation, graph capture
@@ -112,36 +108,49 @@ class Bench {
     std::map<std::string, std::vector<double>> st;
     for (int i = 0; i < reps; ++i) {
       total.push_back(once());
-      for (const auto& s : lab_.stage_times()) {
-        if (!st.count(s.stage)) m.stage_order.push_back(s.stage);
-        st[s.stage].push_back(s.ms);
+      for (const auto& x : lab.stage_times()) {
+        if (!st.count(x.stage)) m.stage_order.push_back(x.stage);
+        st[x.stage].push_back(x.ms);
       }
     }
     m.median_ms = median(total);
     m.min_ms = *std::min_element(total.begin(), total.end());
     m.reps = reps;
     for (auto& [k, v] : st) m.stages[k] = median(v);
-    m.count = lab_.fetch(false).count;
+    m.count = lab.fetch(false).count;
     return m;
   }
   ccl::LabelResult labels(const ccl::LabelParams& p) {
-    lab_.label(d_img_, nullptr, w_, h_, p, s_);
-    return lab_.fetch(true);
+    gpu::cuda::CudaLabeller& lab = labeller(p.algorithm);
+    lab.label(d_img_.get(), nullptr, w_, h_, p, s_.get());
+    return lab.fetch(true);
   }
-  size_t scratch() const { return lab_.scratch_bytes(); }
-  bool compressible() const { return lab_.compressible_memory(); }
-  void profile(bool on) { lab_.set_profile_stages(on); }
-  void statistics(bool on) { lab_.set_statistics(on); }
+  size_t scratch() const { return fast_.scratch_bytes(); }
+  bool compressible() const { return fast_.compressible_memory(); }
+  void profile(bool on) { fast_.set_profile_stages(on); }
+  void statistics(bool on) { fast_.set_statistics(on); }
   // The image weights its own centroids (as the console's scan image does).
   void weighted(bool on) { weighted_ = on; }
 
  private:
-  cudaStream_t s_ = nullptr;
-  cudaEvent_t a_ = nullptr, b_ = nullptr;
-  uint8_t* d_img_ = nullptr;
+  gpu::cuda::CudaLabeller& labeller(ccl::Algorithm a) {
+    if (a == ccl::Algorithm::Fast) return fast_;
+    auto& r = reference_[a];
+    if (!r) {
+      r = gpu::reference::make_cuda_labeller(a);
+      r->set_compressible_memory(!plain_memory_);
+    }
+    return *r;
+  }
+
+  gpu::cuda::Stream s_;
+  gpu::cuda::Event a_, b_;
+  gpu::cuda::DeviceBuffer<uint8_t> d_img_;
   int w_ = 0, h_ = 0;
   bool weighted_ = false;
-  gpu::cuda::CclLabeller lab_;
+  bool plain_memory_ = false;
+  gpu::cuda::CclLabeller fast_;
+  std::map<ccl::Algorithm, std::unique_ptr<gpu::cuda::CudaLabeller>> reference_;
 };
 
 ordered_json to_json(const Measure& m) {
@@ -167,7 +176,7 @@ std::string fmt_density(double d) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -184,6 +193,8 @@ int main(int argc, char** argv) {
       o.quick = true;
     else if (a == "--fast-only")
       o.fast_only = true;
+    else if (a == "--plain-memory")
+      o.plain_memory = true;
     else if (a == "--only")
       o.only = next();
     else if (a == "--conn")
@@ -191,7 +202,8 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: bench_ccl [--json PATH] [--save-images DIR] [--budget-ms MS] "
-                   "[--max-reps N] [--quick] [--fast-only] [--only SPEC] [--conn 4|8]\n");
+                   "[--max-reps N] [--quick] [--fast-only] [--plain-memory] [--only SPEC] "
+                   "[--conn 4|8]\n");
       return 2;
     }
   }
@@ -208,7 +220,7 @@ int main(int argc, char** argv) {
     std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     out["date"] = b;
   }
-  Bench bench;
+  Bench bench(o.plain_memory);
   ordered_json saved = ordered_json::array();
   auto save = [&](const std::string& name, const std::string& spec, const Image8& img) {
     if (o.save_dir.empty() || img.width != 4096) return;
@@ -387,7 +399,7 @@ int main(int argc, char** argv) {
   bench.profile(false);
   out["fast_profile"] = prof;
   out["scratch_bytes_4096"] = bench.scratch();
-  // The label image in compressible memory (SWEEPLINE_CCL_COMPRESSIBLE=0: plain), as run.
+  // The label image in compressible memory (--plain-memory: plain), as run.
   out["compressible_memory"] = bench.compressible();
   out["all_algorithms_agree"] = all_agree;
   out["saved_images"] = saved;
@@ -401,4 +413,13 @@ int main(int argc, char** argv) {
     f << out.dump(1) << "\n";
   }
   return all_agree ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_ccl: %s\n", e.what());
+    return 1;
+  }
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -17,25 +18,29 @@
 #include <unordered_map>
 #include <vector>
 
+#include "app/common/check.hpp"
 #include "app/common/image_io.hpp"
+#include "gpu/cuda/cuda_check.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
 
 namespace {
 
-#define NPP_BENCH_CHECK(call)                                                         \
-  do {                                                                                \
-    auto st_ = (call);                                                                \
-    if (st_ != 0) {                                                                   \
-      std::fprintf(stderr, "%s failed (%d) at line %d\n", #call, int(st_), __LINE__); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
+// NPP calls return an NppStatus (0: success), not a cudaError_t; plain CUDA calls use
+// SWL_CUDA_CHECK.
+#define NPP_BENCH_CHECK(call)                                                                      \
+  do {                                                                                             \
+    const auto st_ = (call);                                                                       \
+    if (st_ != 0)                                                                                  \
+      ::sweepline::throw_error(__FILE__, __LINE__,                                                 \
+                               std::string(#call) + " failed (" + std::to_string(int(st_)) + ")"); \
   } while (0)
 
 NppStreamContext stream_context(cudaStream_t s) {
   NppStreamContext c{};
   int dev = 0;
-  cudaGetDevice(&dev);
+  SWL_CUDA_CHECK(cudaGetDevice(&dev));
   cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, dev);
+  SWL_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
   c.hStream = s;
   c.nCudaDeviceId = dev;
   c.nMultiProcessorCount = p.multiProcessorCount;
@@ -44,7 +49,7 @@ NppStreamContext stream_context(cudaStream_t s) {
   c.nSharedMemPerBlock = p.sharedMemPerBlock;
   c.nCudaDevAttrComputeCapabilityMajor = p.major;
   c.nCudaDevAttrComputeCapabilityMinor = p.minor;
-  cudaStreamGetFlags(s, &c.nStreamFlags);
+  SWL_CUDA_CHECK(cudaStreamGetFlags(s, &c.nStreamFlags));
   return c;
 }
 
@@ -119,7 +124,7 @@ std::vector<uint32_t> flatten_as_forest(std::vector<uint32_t> lab) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::string images, json_path;
   int reps = 30;
   for (int i = 1; i < argc; ++i) {
@@ -144,12 +149,11 @@ int main(int argc, char** argv) {
     if (e.path().extension() == ".pgm") files.push_back(e.path());
   std::sort(files.begin(), files.end());
 
-  cudaStream_t stream;
-  cudaStreamCreate(&stream);
+  const sweepline::gpu::cuda::Stream stream_owner;
+  const cudaStream_t stream = stream_owner.get();
   NppStreamContext ctx = stream_context(stream);
-  cudaEvent_t t0, t1;
-  cudaEventCreate(&t0);
-  cudaEventCreate(&t1);
+  const sweepline::gpu::cuda::Event e0, e1;
+  const cudaEvent_t t0 = e0.get(), t1 = e1.get();
   nlohmann::ordered_json out;
   out["peer"] = "NPP nppiLabelMarkersUF_8u32u_C1R_Ctx (+ nppiCompressMarkerLabelsUF_32u_C1IR_Ctx)";
   std::printf("%-16s %12s %12s %12s %12s  %s\n", "image", "label8 ms", "+compress", "label4 ms",
@@ -160,32 +164,32 @@ int main(int argc, char** argv) {
     const size_t n = img.size();
     std::vector<uint8_t> binary(n);
     for (size_t i = 0; i < n; ++i) binary[i] = img.pixels[i] ? 255 : 0;
-    Npp8u* d_src = nullptr;
-    Npp32u* d_labels = nullptr;
-    cudaMalloc(&d_src, n);
-    cudaMalloc(&d_labels, n * 4);
-    cudaMemcpy(d_src, binary.data(), n, cudaMemcpyHostToDevice);
+    sweepline::gpu::cuda::DeviceBuffer<Npp8u> src_buf(n);
+    sweepline::gpu::cuda::DeviceBuffer<Npp32u> labels_buf(n);
+    Npp8u* d_src = src_buf.get();
+    Npp32u* d_labels = labels_buf.get();
+    SWL_CUDA_CHECK(cudaMemcpy(d_src, binary.data(), n, cudaMemcpyHostToDevice));
     NppiSize roi{w, h};
     int label_buf = 0, compress_buf = 0;
     NPP_BENCH_CHECK(nppiLabelMarkersUFGetBufferSize_32u_C1R(roi, &label_buf));
     NPP_BENCH_CHECK(nppiCompressMarkerLabelsGetBufferSize_32u_C1R(w * h, &compress_buf));
-    Npp8u* d_buf = nullptr;
-    cudaMalloc(&d_buf, size_t(std::max(label_buf, compress_buf)));
+    sweepline::gpu::cuda::DeviceBuffer<Npp8u> scratch(size_t(std::max(label_buf, compress_buf)));
+    Npp8u* d_buf = scratch.get();
 
     auto time_ms = [&](NppiNorm norm, bool compress) {
       std::vector<float> ms;
       for (int r = 0; r < reps + 3; ++r) {
-        cudaEventRecord(t0, stream);
+        SWL_CUDA_CHECK(cudaEventRecord(t0, stream));
         NPP_BENCH_CHECK(
             nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, norm, d_buf, ctx));
         int count = 0;
         if (compress)
           NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h,
                                                                   &count, d_buf, ctx));
-        cudaEventRecord(t1, stream);
-        cudaEventSynchronize(t1);
+        SWL_CUDA_CHECK(cudaEventRecord(t1, stream));
+        SWL_CUDA_CHECK(cudaEventSynchronize(t1));
         float t = 0;
-        cudaEventElapsedTime(&t, t0, t1);
+        SWL_CUDA_CHECK(cudaEventElapsedTime(&t, t0, t1));
         if (r >= 3) ms.push_back(t);  // the first runs warm up
       }
       std::sort(ms.begin(), ms.end());
@@ -204,15 +208,15 @@ int main(int argc, char** argv) {
     NPP_BENCH_CHECK(
         nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, w, d_labels, w * 4, roi, nppiNormInf, d_buf, ctx));
     std::vector<uint32_t> raw(n);
-    cudaMemcpyAsync(raw.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream);
-    cudaStreamSynchronize(stream);
+    SWL_CUDA_CHECK(cudaMemcpyAsync(raw.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream));
+    SWL_CUDA_CHECK(cudaStreamSynchronize(stream));
     int compressed = 0;
     NPP_BENCH_CHECK(nppiCompressMarkerLabelsUF_32u_C1IR_Ctx(d_labels, w * 4, roi, w * h,
                                                             &compressed, d_buf, ctx));
     rec["npp_regions8"] = compressed;
     std::vector<uint32_t> npp(n);
-    cudaMemcpyAsync(npp.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream);
-    cudaStreamSynchronize(stream);
+    SWL_CUDA_CHECK(cudaMemcpyAsync(npp.data(), d_labels, n * 4, cudaMemcpyDeviceToHost, stream));
+    SWL_CUDA_CHECK(cudaStreamSynchronize(stream));
     auto ours_path = f.parent_path() / (f.stem().string() + ".labels8.i32");
     std::string verdict = "not checked";
     if (std::filesystem::exists(ours_path) && std::filesystem::file_size(ours_path) == n * 4) {
@@ -241,15 +245,17 @@ int main(int argc, char** argv) {
                 rec["npp_label4_ms"].get<double>(), rec["npp_label4_compress_ms"].get<double>(),
                 verdict.c_str());
     out["images"].push_back(rec);
-    cudaFree(d_buf);
-    cudaFree(d_labels);
-    cudaFree(d_src);
   }
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "bench_npp: CUDA error %s\n", cudaGetErrorString(e));
-    return 1;
-  }
+  SWL_CUDA_CHECK(cudaGetLastError());
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(1) << "\n";
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_npp: %s\n", e.what());
+    return 1;
+  }
 }

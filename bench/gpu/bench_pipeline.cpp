@@ -1,7 +1,8 @@
 // Pipeline stage benchmark at 4096 x 4096: each CUDA stage timed with CUDA events (warm-up, then
 // the median of many runs), bytes moved and GB/s per stage, against a device-to-device copy
-// measured in the same run; paper 002's row-kernel comparison and paper 000's denoising row;
-// the CPU backend's figures for the same stages (this machine's cores) beside them.
+// measured in the same run; the pipeline's kernels, the references beside them (gpu/reference/:
+// paper 002's two-pass filters, batched cuFFT), paper 002's row-kernel comparison and paper
+// 000's denoising row; the CPU backend's figures for the same stages (this machine's cores).
 // Usage: bench_pipeline [--json PATH] [--reps N] [--cpu-reps N] [--no-cpu]
 #include <cuda_runtime_api.h>
 
@@ -18,22 +19,26 @@
 #include <vector>
 
 #include "gpu/cpu/cpu_stages.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 #include "gpu/cuda/cuda_pipeline.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/detect_kernels.hpp"
 #include "gpu/cuda/device_probe.hpp"
+#include "gpu/cuda/fft_kernels.hpp"
+#include "gpu/cuda/filter_kernels.hpp"
 #include "gpu/cuda/host_copy.hpp"
-#include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cuda/scan_kernels.hpp"
+#include "gpu/reference/fft_cufft.hpp"
+#include "gpu/reference/separable_filters.hpp"
 #include "tests/support/frames.hpp"
 
 namespace sg = sweepline::gpu;
 namespace sc = sweepline::gpu::cuda;
+namespace sr = sweepline::gpu::reference;
 
 namespace {
 
 constexpr int kSize = 4096;
-// Row-name suffixes of launch_gaussian_mma's variants (0 three weight slices, 2 two).
-constexpr const char* kMmaVariant[] = {"", "", " two slices"};
 
 struct Row {
   std::string stage;
@@ -68,8 +73,8 @@ class GpuTimer {
     return median(ms);
   }
   // Target rows: three rounds of median_ms, 50 ms apart, and the median of the three. A single
-  // round let a transient slowdown decide a target: in two runs on 2026-11-26 one target row read
-  // 25-80 % slow while the same kernel, timed again later in the same run, did not.
+  // round let a transient slowdown decide a target: one target row read 25-80 % slow while the
+  // same kernel, timed again later in the same run, did not (docs/decisions/0033).
   double rounds_ms(const std::function<void()>& work) {
     rounds_.clear();
     for (int k = 0; k < 3; ++k) {
@@ -204,7 +209,7 @@ int main(int argc, char** argv) {
           {streaming ? "upload full frame just staged (streaming stores, pinned H2D)"
                      : "upload full frame just staged (memcpy, pinned H2D)",
            median(h2d), img, 0, -1,
-           std::string(streaming ? "the pipeline's staging" : "SWEEPLINE_UPLOAD_STREAM=0") +
+           std::string(streaming ? "the pipeline's staging" : "plain memcpy, for comparison") +
                "; the host copy before it " + ms_text(median(host))});
     }
     rows.push_back({"upload 64 dirty rows (pinned H2D)", timer.median_ms([&] {
@@ -217,9 +222,6 @@ int main(int argc, char** argv) {
     // pipeline updates with the uploaded rows in its upload stage (rows of their own below).
     sc::PolarTexture tex;
     tex.update(d_polar.get(), kSize, kSize, 0, kSize, s);
-    sc::ScanOptions to;
-    to.polar_tex = tex.texture();
-    to.tile_rows = sc::kBilinearTextureTileRows;
     const sg::ScanMode modes[3] = {sg::ScanMode::Nearest, sg::ScanMode::Bilinear,
                                    sg::ScanMode::MaxHold};
     for (sg::ScanMode m : modes) {
@@ -227,81 +229,36 @@ int main(int argc, char** argv) {
                        (m == sg::ScanMode::MaxHold ? ", direct (no span table)" : ""),
                    timer.rounds_ms([&] {
                      sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0},
-                                     d_pyr.get(), s,
-                                     m == sg::ScanMode::Bilinear ? to : sc::ScanOptions{});
+                                     d_pyr.get(), s, m == sg::ScanMode::Bilinear ? &tex : nullptr);
                    }),
                    2 * img, m == sg::ScanMode::MaxHold ? 0.0 : 60.0, -1,
                    m == sg::ScanMode::Bilinear
-                       ? "texture gathers from the CUDA array (32x" + std::to_string(to.tile_rows) +
+                       ? "texture gathers from the CUDA array (32x" +
+                             std::to_string(sc::kScanTextureTileRows) +
                              "-pixel blocks; kernel only, the array updated in upload)"
                        : std::string("polar read + image write")});
     }
-    {
-      sc::ScanOptions other = to;
-      other.tile_rows = 96 - to.tile_rows;
-      rows.push_back(
-          {"scan bilinear (texture, 32x" + std::to_string(other.tile_rows) + "-pixel blocks)",
-           timer.median_ms([&] {
-             sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
-                             sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, other);
-           }),
-           2 * img, 0, -1, "the other block height"});
-      // The same kernels a tile a block, without the mirror images' shared polar arithmetic.
-      sc::ScanOptions plain = to;
-      plain.mirror = false;
-      rows.push_back({"scan bilinear (texture, no mirror images)", timer.median_ms([&] {
-                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
-                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, plain);
-                      }),
-                      2 * img, 0, -1, "a block a tile (32x64 pixels), its own polar arithmetic"});
-      plain = sc::ScanOptions{};
-      plain.mirror = false;
-      rows.push_back({"scan nearest (no mirror images)", timer.median_ms([&] {
-                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Nearest,
-                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, plain);
-                      }),
-                      2 * img, 0, -1, "a block a tile (32x32 pixels), its own polar arithmetic"});
-      rows.push_back({"scan bilinear (byte loads, no texture)", timer.median_ms([&] {
-                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
-                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);
-                      }),
-                      2 * img, 0, -1, "4 byte loads a pixel from the linear frame (cfar's mask)"});
-      sc::ScanOptions v1;
-      v1.bilinear_v1 = true;
-      rows.push_back({"scan bilinear (2026-11-23 kernel)", timer.median_ms([&] {
-                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
-                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, v1);
-                      }),
-                      2 * img, 0, -1, "before: byte loads, int-float conversions"});
-      rows.push_back({"polar texture update, 64 rows (d2d into the array)",
-                      timer.median_ms([&] { tex.update(d_polar.get(), kSize, kSize, 100, 64, s); }),
-                      2 * 64.0 * kSize, 0, -1, "cudaMemcpy2DToArrayAsync, per frame"});
-      rows.push_back({"polar texture update, 64 rows across north", timer.median_ms([&] {
-                        tex.update(d_polar.get(), kSize, kSize, kSize - 32, 64, s);
-                      }),
-                      2 * 64.0 * kSize, 0, -1, "2 spans + 2 halo rows: 4 copies"});
-      rows.push_back({"polar texture update, full frame (d2d into the array)", timer.median_ms([&] {
-                        tex.update(d_polar.get(), kSize, kSize, 0, kSize, s);
-                      }),
-                      2 * img, 0, -1, "new frame shape, or bilinear after another mode"});
-      rows.push_back({"scan bilinear + 64-row texture update", timer.median_ms([&] {
-                        tex.update(d_polar.get(), kSize, kSize, 100, 64, s);
-                        sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
-                                        sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, to);
-                      }),
-                      2 * img, 0, -1, "per frame: the copy and the kernel"});
-    }
-    for (sg::ScanMode m : {sg::ScanMode::Nearest, sg::ScanMode::Bilinear})
-      for (const sc::ScanOptions o :
-           {sc::ScanOptions{64, false}, sc::ScanOptions{32, true}, sc::ScanOptions{64, true}})
-        rows.push_back({std::string("scan ") + sg::to_string(m) + " (32x" +
-                            std::to_string(o.tile_rows) + "-pixel blocks" +
-                            (o.stage ? ", staged window)" : ")"),
-                        timer.median_ms([&] {
-                          sc::launch_scan(setup, d_polar.get(), m, sc::Out8{d_scan.get(), 0},
-                                          d_pyr.get(), s, o);
-                        }),
-                        2 * img, 0, -1, "variant"});
+    rows.push_back({"scan bilinear (byte loads, no texture)", timer.median_ms([&] {
+                      sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                                      sc::Out8{d_scan.get(), 0}, d_pyr.get(), s);
+                    }),
+                    2 * img, 0, -1, "4 byte loads a pixel from the linear frame (cfar's mask)"});
+    rows.push_back({"polar texture update, 64 rows (d2d into the array)",
+                    timer.median_ms([&] { tex.update(d_polar.get(), kSize, kSize, 100, 64, s); }),
+                    2 * 64.0 * kSize, 0, -1, "cudaMemcpy2DToArrayAsync, per frame"});
+    rows.push_back({"polar texture update, 64 rows across north", timer.median_ms([&] {
+                      tex.update(d_polar.get(), kSize, kSize, kSize - 32, 64, s);
+                    }),
+                    2 * 64.0 * kSize, 0, -1, "2 spans + 2 halo rows: 4 copies"});
+    rows.push_back({"polar texture update, full frame (d2d into the array)",
+                    timer.median_ms([&] { tex.update(d_polar.get(), kSize, kSize, 0, kSize, s); }),
+                    2 * img, 0, -1, "new frame shape, or bilinear after another mode"});
+    rows.push_back({"scan bilinear + 64-row texture update", timer.median_ms([&] {
+                      tex.update(d_polar.get(), kSize, kSize, 100, 64, s);
+                      sc::launch_scan(setup, d_polar.get(), sg::ScanMode::Bilinear,
+                                      sc::Out8{d_scan.get(), 0}, d_pyr.get(), s, &tex);
+                    }),
+                    2 * img, 0, -1, "per frame: the copy and the kernel"});
     // What the pipeline runs for max-hold: the per-geometry table (span table and the
     // arithmetic route's codes), built once, and the frame's range-max texture, kept in the
     // upload stage from the uploaded rows.
@@ -341,111 +298,33 @@ int main(int argc, char** argv) {
         {"scan maxhold (span table)", timer.median_ms([&] {
            max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
          }),
-         5 * img, 0, -1, blocks_note});
-    max_hold.set_tile_rows(64);
-    rows.push_back(
-        {"scan maxhold (span table, 32x64-pixel blocks)", timer.median_ms([&] {
-           max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
-         }),
-         5 * img, 0, -1, "the other block height"});
-    rows.push_back({"scan maxhold (arithmetic route, 32x64-pixel blocks)", timer.median_ms([&] {
-                      max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s,
-                                    &range_tex);
-                    }),
-                    3 * img, 0, -1, "the other block height"});
-    max_hold.set_tile_rows(32);
-    {
-      // The route's variants: codes for spans of up to 8 azimuth rows (the 13:39 route), and
-      // the launch's two parts alone (measurement only).
-      using T = sc::MaxHoldTable;
-      const int def = max_hold.options();
-      const std::pair<int, const char*> variants[] = {
-          {def & ~T::kArithWide, "codes up to 8 azimuth rows"},
-          {def | T::kMeasureNoSpecial, "route blocks only (measurement)"},
-          {def | T::kMeasureNoRoute, "near + per-pixel blocks only (measurement)"},
-          {def, "default, again"}};
-      // Near-box pixels a near warp screens (default 16).
-      for (int per_warp : {4, 8, 32}) {
-        max_hold.set_near_per_warp(per_warp);
-        for (int options : {def, def | T::kMeasureNoRoute}) {
-          max_hold.set_options(options);
-          rows.push_back({"scan maxhold (arithmetic route, near pixels a warp " +
-                              std::to_string(per_warp) +
-                              (options == def ? ")" : ", near + per-pixel blocks only)"),
-                          timer.median_ms([&] {
-                            max_hold.scan(setup, d_polar.get(), d_pyr.get(),
-                                          sc::Out8{d_scan.get(), 0}, s, &range_tex);
-                          }),
-                          3 * img, 0, -1, "variant"});
-        }
-      }
-      max_hold.set_near_per_warp(16);
-      max_hold.set_options(def);
-      for (const auto& [options, what] : variants) {
-        max_hold.set_options(options);
-        max_hold.prepare(setup, s);
-        const sc::MaxHoldTable::BlockCounts vc = max_hold.block_counts(s);
-        char note[160];
-        std::snprintf(note, sizeof note, "variant; %lld per-pixel tiles", vc.arith_per_pixel);
-        rows.push_back({std::string("scan maxhold (arithmetic route, ") + what + ")",
-                        timer.median_ms([&] {
-                          max_hold.scan(setup, d_polar.get(), d_pyr.get(),
-                                        sc::Out8{d_scan.get(), 0}, s, &range_tex);
-                        }),
-                        3 * img, 0, -1, note});
-      }
-      max_hold.set_options(def);
-    }
-    {
-      // The measured options one at a time (the default: pyramid overlapped + wide spans
-      // spread), each row the pyramid + the gather.
-      using T = sc::MaxHoldTable;
-      const int def = max_hold.options();
-      const std::pair<int, const char*> opts[] = {
-          {0, "options off (the 14:32 path)"},
-          {T::kOverlapPyramid, "pyramid overlapped (PDL) only"},
-          {T::kWideSpread, "wide spans spread only"},
-          {def | T::kStreamEntries, "default + table entries evict-first"},
-          {T::kOverlapPyramid | T::kWideSpread, "default, again"}};
-      for (const auto& [o, what] : opts) {
-        max_hold.set_options(o);
-        rows.push_back(
-            {std::string("scan maxhold (span table, ") + what + ")", timer.median_ms([&] {
-               max_hold.scan(setup, d_polar.get(), d_pyr.get(), sc::Out8{d_scan.get(), 0}, s);
-             }),
-             5 * img, 0, -1, "measurement of the options"});
-      }
-      max_hold.set_options(def);
-    }
-    sc::launch_scan(setup, d_polar.get(), sg::ScanMode::MaxHold, sc::Out8{d_scan.get(), 0},
-                    d_pyr.get(), s);
+         5 * img, 0, -1, std::string(blocks_note) + " (frames without the texture: cfar's mask)"});
 
     std::vector<std::pair<std::string, double>> sliding_vs_tiled;
+    const sr::SeparableGaussian tiled{sr::RowPass::Tiled}, sliding{sr::RowPass::SlidingWindow};
     for (float sigma : {1.0f, 2.0f, 5.0f}) {
       const std::vector<float> w = sg::gaussian_weights(sigma);
       char tag[32];
       std::snprintf(tag, sizeof tag, "sigma %.0f", double(sigma));
-      const double rows_tiled = timer.median_ms([&] {
-        sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w,
-                                 sg::GaussianImpl::Tiled, s);
-      });
+      const double rows_tiled = timer.median_ms(
+          [&] { sr::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w, tiled, s); });
       const double rows_sliding = timer.median_ms([&] {
-        sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w,
-                                 sg::GaussianImpl::SlidingWindow, s);
+        sr::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w, sliding, s);
       });
       const double cols = timer.median_ms([&] {
-        sc::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+        sr::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
       });
       rows.push_back({std::string("gaussian row pass, plain tile, ") + tag, rows_tiled, 3 * img, 0,
-                      -1, "paper 002 baseline"});
+                      -1, "paper 002 baseline (reference)"});
       rows.push_back({std::string("gaussian row pass, sliding window, ") + tag, rows_sliding,
-                      3 * img, 0, -1, "paper 002"});
-      rows.push_back({std::string("gaussian column pass, ") + tag, cols, 3 * img, 0, -1, ""});
-      // "fused" is what the pipeline runs (launch_gaussian_best: tensor cores from
-      // kGaussianMmaMinRadius up); both kernels beside it.
+                      3 * img, 0, -1, "paper 002 (reference)"});
+      rows.push_back({std::string("gaussian column pass, ") + tag, cols, 3 * img, 0, -1,
+                      "paper 002 (reference)"});
+      // "fused" is what the pipeline runs (launch_gaussian: tensor cores from
+      // kGaussianMmaMinRadius up); both of its kernels beside it.
       push_target(
           {std::string("gaussian total, fused, ") + tag, timer.rounds_ms([&] {
-             sc::launch_gaussian_best(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+             sc::launch_gaussian(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 40, -1, "one kernel, no intermediate image (pipeline default)"});
       rows.push_back(
@@ -453,25 +332,19 @@ int main(int argc, char** argv) {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 0, -1, "fused, CUDA-core multiply-adds"});
-      // Tensor-core variants (launch_gaussian_mma): 0 three weight slices, 2 two.
-      for (int variant : {0, 2})
-        for (int tile_rows : {64, 128})
-          if (sc::gaussian_mma_available())
-            rows.push_back({std::string("gaussian total, fused tensor cores 128x") +
-                                std::to_string(tile_rows) + kMmaVariant[variant] + ", " + tag,
-                            timer.median_ms([&] {
-                              sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                      kSize, w, s, tile_rows, variant);
-                            }),
-                            2 * img, 0, -1, "fused, integer mma"});
+      if (sc::gaussian_mma_available())
+        rows.push_back(
+            {std::string("gaussian total, fused tensor cores, ") + tag, timer.median_ms([&] {
+               sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+             }),
+             2 * img, 0, -1, "fused, integer mma"});
       // Paper 002's two versions (two passes through an 8.8 intermediate image), kept for its
       // comparison and paper 000's row; the 40 us target is the pipeline's Gaussian ("fused").
-      for (auto impl : {sg::GaussianImpl::Tiled, sg::GaussianImpl::SlidingWindow}) {
+      for (const auto& [how, name] : {std::pair{tiled, "tiled"}, std::pair{sliding, "sliding"}}) {
         push_target(
-            {std::string("gaussian total, ") + sg::to_string(impl) + ", " + tag,
-             timer.rounds_ms([&] {
-               sc::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w, impl, s);
-               sc::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+            {std::string("gaussian total, ") + name + ", " + tag, timer.rounds_ms([&] {
+               sr::launch_gaussian_rows(d_scan.get(), d_mid.get(), kSize, kSize, w, how, s);
+               sr::launch_gaussian_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
              }),
              6 * img, 0, -1, "paper 002's two passes; paper 000: 16.05 ms on a GTX 670MX"});
       }
@@ -487,21 +360,19 @@ int main(int argc, char** argv) {
              sc::launch_gaussian_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
            }),
            2 * img, 0, -1, "radius sweep"});
-      for (int variant : {0, 2})
-        for (int tile_rows : {64, 128})
-          rows.push_back({"gaussian fused tensor cores 128x" + std::to_string(tile_rows) +
-                              kMmaVariant[variant] + ", " + tag,
-                          timer.median_ms([&] {
-                            sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                    kSize, w, s, tile_rows, variant);
-                          }),
-                          2 * img, 0, -1, "radius sweep"});
+      rows.push_back(
+          {"gaussian fused tensor cores, " + tag, timer.median_ms([&] {
+             sc::launch_gaussian_mma(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, w, s);
+           }),
+           2 * img, 0, -1,
+           "radius sweep; 128x" + std::string(r >= sc::kGaussianMmaTallMinRadius ? "128" : "64") +
+               " tiles"});
     }
     {
-      // The pipeline's bilateral is the fused kernel; the two-pass version (8.8 intermediate
-      // image through global memory) is kept as its reference. The 120 us target is read at the
-      // pipeline's default parameters (sigma_s 2, sigma_r 30); the issue names no sigma_s, and
-      // larger ones cost in proportion to the radius (docs/perf/filters.md).
+      // The pipeline's bilateral; paper 002's two-pass version (8.8 intermediate image through
+      // global memory) beside it. The 120 us target is read at the pipeline's default parameters
+      // (sigma_s 2, sigma_r 30); the issue names no sigma_s, and larger ones cost in proportion
+      // to the radius (docs/decisions/0015-bilateral.md).
       const auto wr = sg::bilateral_range_weights(30.0f);
       for (float ss : {2.0f, 5.0f}) {
         const auto ws = sg::bilateral_spatial_weights(ss);
@@ -509,26 +380,19 @@ int main(int argc, char** argv) {
         std::snprintf(tag, sizeof tag, "sigma_s %.0f", double(ss));
         const bool deflt = ss == sg::PipelineParams{}.bilateral_sigma_s;
         push_target({std::string("bilateral total, ") + tag, timer.rounds_ms([&] {
-                       sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                  kSize, ws, wr, s, 0,
-                                                  sc::kBilateralPipelineVariant);
+                       sc::launch_bilateral(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize,
+                                            ws, wr, s);
                      }),
                      2 * img, deflt ? 120.0 : 0.0, -1,
                      deflt ? "fused, one range lookup a tap pair (pipeline default parameters)"
-                           : "the same kernel, radius 10: beyond the default (filters.md)"});
-        rows.push_back({std::string("bilateral total, fused per tap (variant 0), ") + tag,
-                        timer.median_ms([&] {
-                          sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                     kSize, ws, wr, s, 0, 0);
-                        }),
-                        2 * img, 0, -1, "fused, a range lookup a tap (07:26 kernel)"});
+                           : "the same kernel, radius 10: beyond the default"});
         rows.push_back(
             {std::string("bilateral two-pass (rows + cols), ") + tag, timer.median_ms([&] {
-               sc::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws, wr, s);
-               sc::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, ws,
+               sr::launch_bilateral_rows(d_scan.get(), d_mid.get(), kSize, kSize, ws, wr, s);
+               sr::launch_bilateral_cols(d_mid.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, ws,
                                          wr, s);
              }),
-             6 * img, 0, -1, "8.8 intermediate image in global memory"});
+             6 * img, 0, -1, "8.8 intermediate image in global memory (reference)"});
       }
       // Where the pipeline's kernel stops meeting the target: the sigmas between (radius
       // ceil(2 sigma_s) = 5 .. 9), for the choice of a largest sigma_s or a shorter radius.
@@ -538,9 +402,8 @@ int main(int argc, char** argv) {
         std::snprintf(tag, sizeof tag, "sigma_s %.1f (radius %d)", double(ss),
                       sg::bilateral_radius(ss));
         rows.push_back({std::string("bilateral total, ") + tag, timer.median_ms([&] {
-                          sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
-                                                     kSize, ws, wr, s, 0,
-                                                     sc::kBilateralPipelineVariant);
+                          sc::launch_bilateral(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize,
+                                               ws, wr, s);
                         }),
                         2 * img, 0, -1, "sigma sweep (pipeline kernel)"});
       }
@@ -553,28 +416,25 @@ int main(int argc, char** argv) {
           std::snprintf(tag, sizeof tag, "bilateral total, sigma_s %.0f, strips of %d tiles",
                         double(ss), strip);
           rows.push_back({tag, timer.median_ms([&] {
-                            sc::launch_bilateral_fused(d_scan.get(), sc::Out8{d_den.get(), 0},
-                                                       kSize, kSize, wss, wr, s, strip,
-                                                       sc::kBilateralPipelineVariant);
+                            sc::launch_bilateral(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize,
+                                                 kSize, wss, wr, s, sc::StripOptions{strip});
                           }),
                           2 * img, 0, -1, "strip sweep (the default: one wave)"});
         }
       }
     }
-    sc::FftEnhancer fft;
     const sg::FftEnhanceParams fp;
-    push_target({"fft enhance (warp kernel, default)", timer.rounds_ms([&] {
-                   fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
-                 }),
-                 double(sc::FftEnhancer::bytes_moved(kSize, kSize, sc::FftImpl::Warp)), 1000, -1,
-                 "65536 windows 32x32, a warp per 2 windows, registers + smem"});
-    fft.set_impl(sc::FftImpl::Cufft);
+    push_target(
+        {"fft enhance (warp kernel, default)", timer.rounds_ms([&] {
+           sc::launch_fft_enhance(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
+         }),
+         2 * img, 1000, -1, "65536 windows 32x32, a warp per 2 windows, registers + smem"});
+    sr::CufftEnhancer cufft;
     rows.push_back({"fft enhance (cuFFT batched R2C/C2R)", timer.median_ms([&] {
-                      fft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
+                      cufft.run(d_scan.get(), sc::Out8{d_den.get(), 0}, kSize, kSize, fp, s);
                     }),
-                    double(sc::FftEnhancer::bytes_moved(kSize, kSize, sc::FftImpl::Cufft)), 0, -1,
-                    "issue 5's method, selectable (FftImpl::Cufft)"});
-    fft.set_impl(sc::FftImpl::Warp);
+                    double(sr::CufftEnhancer::bytes_moved(kSize, kSize)), 0, -1,
+                    "issue 5's method (reference)"});
     rows.push_back({"cfar polar (guard 2, train 16)", timer.median_ms([&] {
                       sc::launch_cfar(d_polar.get(), d_mask.get(), kSize, kSize, 2, 16, 1e-3, s);
                     }),
@@ -591,7 +451,7 @@ int main(int argc, char** argv) {
          2 * img, 0, -1, ""});
 
     // A whole frame through the pipeline class (default params: max-hold through its arithmetic
-    // route, fused Gaussian sigma 1, threshold; then the same with bilinear, whose upload stage
+    // route, Gaussian sigma 1, threshold; then the same with bilinear, whose upload stage
     // includes the 64 rows' copy into the frame's CUDA array), 64 dirty rows per frame, its own
     // per-stage events; then the default with every row dirty (the console's frame per rotation,
     // without its GL context). Sub-stages (upload:copy) are listed, not added to the total.

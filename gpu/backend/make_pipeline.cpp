@@ -7,6 +7,9 @@
 #ifdef SWEEPLINE_HAVE_CUDA
 #include "gpu/cuda/cuda_pipeline.hpp"
 #endif
+#ifdef SWEEPLINE_HAVE_REFERENCE
+#include "gpu/reference/ccl_reference.hpp"
+#endif
 
 namespace sweepline::gpu {
 
@@ -15,7 +18,12 @@ std::unique_ptr<Pipeline> make_pipeline(Backend backend, unsigned cpu_threads) {
   const std::string reason = cuda_unavailable_reason();
   SWL_CHECK(reason.empty(), "the cuda pipeline backend is unavailable: " + reason);
 #ifdef SWEEPLINE_HAVE_CUDA
+#ifdef SWEEPLINE_HAVE_REFERENCE
+  // The labeller for params.label.algorithm, the papers' algorithms included.
+  return cuda::make_cuda_pipeline(reference::make_cuda_labeller);
+#else
   return cuda::make_cuda_pipeline();
+#endif
 #else
   throw Error("the cuda pipeline backend is unavailable: not built");
 #endif

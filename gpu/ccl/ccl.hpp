@@ -11,6 +11,10 @@
 
 namespace sweepline::ccl {
 
+// The CUDA algorithm (the CPU backend has one, run-based union-find, and ignores this): `fast` is
+// the product's; `kang` (papers 000/001) and `propagate` (paper 003) are reference
+// implementations for comparison (gpu/reference), reached through a labeller factory that has
+// them (gpu/cuda/ccl_cuda.hpp).
 enum class Algorithm { Fast, Kang, Propagate };
 // Bounding-box accumulation for `kang`: paper 000's Alg. 6 (one spin lock per box), Alg. 7 (one
 // lock per coordinate) or plain atomicMin/atomicMax. Other algorithms always use Atomic.
@@ -28,10 +32,10 @@ struct LabelParams {
   int connectivity = 8;  // 4 or 8
   Algorithm algorithm = Algorithm::Fast;
   BoxMethod box_method = BoxMethod::Atomic;
-  uint8_t threshold = 0;      // a pixel is on when its value > threshold
-  int64_t min_area = 0;       // components with area < min_area are dropped (0: keep all)
-  int64_t max_area = 0;       // components with area > max_area are dropped (0: no limit)
-  bool fill_holes = false;    // paper 003: background holes below hole_max_area become foreground
+  uint8_t threshold = 0;    // a pixel is on when its value > threshold
+  int64_t min_area = 0;     // components with area < min_area are dropped (0: keep all)
+  int64_t max_area = 0;     // components with area > max_area are dropped (0: no limit)
+  bool fill_holes = false;  // paper 003: background holes below hole_max_area become foreground
   int64_t hole_max_area = 0;
   Geometry geometry;
 };

@@ -15,7 +15,9 @@ class CpuPipeline final : public Pipeline {
   explicit CpuPipeline(unsigned threads) : pool_(threads) {}
   Backend backend() const override { return Backend::Cpu; }
 
-  void process(const PolarFrame& frame, const PipelineParams& params) override {
+  // Display targets are device surfaces: the CPU writes host images, which its caller uploads.
+  void process(const PolarFrame& frame, const PipelineParams& params,
+               const DisplayTargets* /*targets*/) override {
     validate(params, frame);
     FrameResult r;
     r.width = params.width;

@@ -15,34 +15,42 @@ inline int clampi(int v, int lo, int hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+// Row k of dst = the maximum of rows k * per .. k * per + per - 1 of src (b bytes each), k < n.
+void block_max(ThreadPool& pool, const uint8_t* src, uint8_t* dst, int n, int per, size_t b) {
+  pool.parallel_for(n, [&](int k0, int k1) {
+    for (int k = k0; k < k1; ++k) {
+      uint8_t* d = dst + size_t(k) * b;
+      std::copy(src + size_t(k * per) * b, src + size_t(k * per + 1) * b, d);
+      for (int j = k * per + 1; j < (k + 1) * per; ++j) {
+        const uint8_t* row = src + size_t(j) * b;
+        for (size_t r = 0; r < b; ++r) d[r] = std::max(d[r], row[r]);
+      }
+    }
+  });
+}
+
+// The separable filters' row pass: scratch (W x H, 8.8 fixed point) at (x, y) = tap(row y of
+// in, x), for every pixel.
+template <class Tap>
+void row_pass(ThreadPool& pool, const Image8& in, std::vector<uint16_t>& scratch, const Tap& tap) {
+  const int W = in.width;
+  scratch.resize(in.size());
+  pool.parallel_for(in.height, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      const uint8_t* src = in.row(y);
+      uint16_t* dst = scratch.data() + size_t(y) * size_t(W);
+      for (int x = 0; x < W; ++x) dst[x] = tap(src, x);
+    }
+  });
+}
+
 }  // namespace
 
 void az_pyramid(ThreadPool& pool, const uint8_t* polar, int azimuths, int bins, uint8_t* out) {
   const int n1 = azimuths / kAzBlock1, n2 = azimuths / kAzBlock2;
   const size_t b = size_t(bins);
-  uint8_t* l1 = out;
-  uint8_t* l2 = out + size_t(n1) * b;
-  pool.parallel_for(n1, [&](int k0, int k1) {
-    for (int k = k0; k < k1; ++k) {
-      uint8_t* dst = l1 + size_t(k) * b;
-      std::copy(polar + size_t(k * kAzBlock1) * b, polar + size_t(k * kAzBlock1 + 1) * b, dst);
-      for (int a = k * kAzBlock1 + 1; a < (k + 1) * kAzBlock1; ++a) {
-        const uint8_t* src = polar + size_t(a) * b;
-        for (size_t r = 0; r < b; ++r) dst[r] = std::max(dst[r], src[r]);
-      }
-    }
-  });
-  const int per = kAzBlock2 / kAzBlock1;
-  pool.parallel_for(n2, [&](int k0, int k1) {
-    for (int k = k0; k < k1; ++k) {
-      uint8_t* dst = l2 + size_t(k) * b;
-      std::copy(l1 + size_t(k * per) * b, l1 + size_t(k * per + 1) * b, dst);
-      for (int j = k * per + 1; j < (k + 1) * per; ++j) {
-        const uint8_t* src = l1 + size_t(j) * b;
-        for (size_t r = 0; r < b; ++r) dst[r] = std::max(dst[r], src[r]);
-      }
-    }
-  });
+  block_max(pool, polar, out, n1, kAzBlock1, b);                             // level 1
+  block_max(pool, out, out + size_t(n1) * b, n2, kAzBlock2 / kAzBlock1, b);  // level 2
 }
 
 void scan_convert(ThreadPool& pool, const ScanSetup& s, const uint8_t* polar, ScanMode mode,
@@ -81,18 +89,11 @@ void gaussian(ThreadPool& pool, const Image8& in, float sigma, Image8& out,
               std::vector<uint16_t>& scratch) {
   const std::vector<float> w = gaussian_weights(sigma);
   const int r = int(w.size() / 2), W = in.width, H = in.height;
-  scratch.resize(in.size());
   if (out.width != W || out.height != H) out = Image8(W, H);
-  pool.parallel_for(H, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      const uint8_t* src = in.row(y);
-      uint16_t* dst = scratch.data() + size_t(y) * size_t(W);
-      for (int x = 0; x < W; ++x) {
-        float acc = 0;
-        for (int k = -r; k <= r; ++k) acc += w[size_t(k + r)] * float(src[clampi(x + k, 0, W - 1)]);
-        dst[x] = to_fixed(acc);
-      }
-    }
+  row_pass(pool, in, scratch, [&](const uint8_t* src, int x) {
+    float acc = 0;
+    for (int k = -r; k <= r; ++k) acc += w[size_t(k + r)] * float(src[clampi(x + k, 0, W - 1)]);
+    return to_fixed(acc);
   });
   pool.parallel_for(H, [&](int y0, int y1) {
     std::vector<float> acc(static_cast<size_t>(W));
@@ -114,24 +115,17 @@ void bilateral(ThreadPool& pool, const Image8& in, float sigma_s, float sigma_r,
   const std::vector<float> ws = bilateral_spatial_weights(sigma_s);
   const std::array<float, 256> wr = bilateral_range_weights(sigma_r);
   const int r = int(ws.size() / 2), W = in.width, H = in.height;
-  scratch.resize(in.size());
   if (out.width != W || out.height != H) out = Image8(W, H);
-  pool.parallel_for(H, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      const uint8_t* src = in.row(y);
-      uint16_t* dst = scratch.data() + size_t(y) * size_t(W);
-      for (int x = 0; x < W; ++x) {
-        const int c = src[x];
-        float num = 0, den = 0;
-        for (int k = -r; k <= r; ++k) {
-          const int p = src[clampi(x + k, 0, W - 1)];
-          const float wt = ws[size_t(k + r)] * wr[size_t(std::abs(p - c))];
-          num += wt * float(p);
-          den += wt;
-        }
-        dst[x] = to_fixed(num / den);
-      }
+  row_pass(pool, in, scratch, [&](const uint8_t* src, int x) {
+    const int c = src[x];
+    float num = 0, den = 0;
+    for (int k = -r; k <= r; ++k) {
+      const int p = src[clampi(x + k, 0, W - 1)];
+      const float wt = ws[size_t(k + r)] * wr[size_t(std::abs(p - c))];
+      num += wt * float(p);
+      den += wt;
     }
+    return to_fixed(num / den);
   });
   pool.parallel_for(H, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {

@@ -1,42 +1,27 @@
 #pragma once
-// Shared by the CUDA labelling files (host-side declarations; C++17, since nvcc builds the
-// kernels as C++17): error checks, the workspace layout and the device helpers
-// that every algorithm's output goes through (union-find forest in `uf`, roots = minimum raster
-// index, then root bits -> scan -> consecutive ids -> labels and statistics).
+// The CUDA labelling's host-side declarations, shared by its files: the workspace, the
+// statistics' layouts and the launches of `fast`'s steps, the hole filling and the area filter.
+// gpu/reference/ccl_reference_kernels.hpp adds the papers' algorithms on the same workspace.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include <vector>
 
 #include "app/common/check.hpp"
-#include "gpu/cuda/env_switch.hpp"
-
-#define CCL_CUDA_CHECK(call)                                                              \
-  do {                                                                                    \
-    cudaError_t ccl_err_ = (call);                                                        \
-    if (ccl_err_ != cudaSuccess)                                                          \
-      ::sweepline::throw_error(__FILE__, __LINE__,                                        \
-                               std::string(#call) + ": " + cudaGetErrorString(ccl_err_)); \
-  } while (0)
-
-#define CCL_CUDA_CHECK_NOTHROW(call)                                                            \
-  do {                                                                                          \
-    cudaError_t ccl_err_ = (call);                                                              \
-    if (ccl_err_ != cudaSuccess)                                                                \
-      ::sweepline::log_error_nothrow(__FILE__, __LINE__,                                        \
-                                     std::string(#call) + ": " + cudaGetErrorString(ccl_err_)); \
-  } while (0)
+#include "gpu/cuda/ccl_tuning.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
 
 namespace sweepline::gpu::cuda::ccl_detail {
 
-// Threads per block of the pixel-per-thread word kernels (area filter): 32 warps, one 32-pixel
-// row segment ("word") or 32 ids each.
-constexpr int kBlock = 1024;
-constexpr int kWordsPerBlock = kBlock / 32;
-// Root numbering: one thread per word, kScanWords words per block (one block count each).
-constexpr int kScanWords = 256;
+// Pixels per tile row, threads per tile (one per word) and pixels per tile.
+constexpr int kTilePix = kTileWords * 32;
+constexpr int kTileThreads = kTileWords * kTileRows;
+constexpr int kTilePixels = kTilePix * kTileRows;
+static_assert(kTileThreads == 256 && kTileWords == 8, "one warp per word column of a tile");
+
+inline int blocks_for(int64_t n, int threads) {
+  return int((n + threads - 1) / threads);
+}
 
 // Per-component statistics, structure of arrays, indexed by id - 1. Without an intensity image
 // the weight sum is the area: only the 32-bit area is written then (sum_w and peak are not), and
@@ -57,14 +42,14 @@ struct Stats {
   unsigned long long* sum_wy = nullptr;
   uint32_t* sx32 = nullptr;  // unweighted only: aliases peak
   uint32_t* sy32 = nullptr;  // unweighted only: aliases sum_w
-  // When set (tiled `fast` without an intensity image, both sides <= kRecordMaxSide), each
-  // component has a 32-byte record (RecordWord): a component inside one tile keeps all of its
-  // statistics there, so that its store fills one whole DRAM sector where seven arrays left seven
-  // partial ones. A component that spans tiles keeps in its record either everything
-  // (SpanWord: area packed above the sum of x, when span_record_fits; `area` is null then), so
-  // that its reset is one sector and its global atomics go to one sector a tile, or (`area` set)
-  // its top row and 64-bit sums, with its area and the rest of its box in area/xmin/xmax/ymax
-  // after the records (five sectors).
+  // When set (`fast` without an intensity image, both sides <= kRecordMaxSide), each component
+  // has a 32-byte record (RecordWord): a component inside one tile keeps all of its statistics
+  // there, so that its store fills one whole DRAM sector where seven arrays left seven partial
+  // ones. A component that spans tiles keeps in its record either everything (SpanWord: area
+  // packed above the sum of x, when span_record_fits; `area` is null then), so that its reset is
+  // one sector and its global atomics go to one sector a tile, or (`area` set) its top row and
+  // 64-bit sums, with its area and the rest of its box in area/xmin/xmax/ymax after the records
+  // (five sectors). docs/decisions/0005.
   uint32_t* rec = nullptr;
 };
 constexpr size_t kStatsBytesPerComponent = 6 * 4 + 3 * 8;
@@ -98,14 +83,14 @@ struct Workspace {
   int64_t n = 0;                     // pixels
   int wpr = 0;                       // 32-pixel words per row
   int64_t words = 0;                 // wpr * h
-  int64_t blocks = 0;                // numbering blocks: ceil(words / kScanWords)
+  int64_t blocks = 0;                // blocks of kScanWords words: ceil(words / kScanWords)
   int32_t* uf = nullptr;             // union-find forest: -1 off, else parent (roots: themselves)
   int32_t* labels = nullptr;         // the output label image (also scratch before the end)
   uint32_t* on_bits = nullptr;       // words of on pixels
   uint32_t* root_bits = nullptr;     // words of root pixels
-  uint32_t* block_counts = nullptr;  // roots per block, then exclusive offsets
+  uint32_t* block_counts = nullptr;  // roots per block, then exclusive offsets (reference)
   int32_t* count = nullptr;          // [0] components, [1] kept after the filter, [2] kang count
-  int32_t* flags = nullptr;          // device-side convergence flags (propagate)
+  int32_t* flags = nullptr;          // device-side convergence flags (propagation)
   uint8_t* blob = nullptr;           // statistics, or hole-filling scratch before them
   size_t blob_bytes = 0;
   int64_t capacity = 0;  // components the statistics hold
@@ -113,7 +98,7 @@ struct Workspace {
   uint32_t* newid = nullptr;  // area filter's renumbering table / kang's box locks
   uint32_t* keep_bits = nullptr;
   int64_t id_blocks = 0;  // blocks over keep_bits words
-  // `fast` (tiled): tiles of kTileRows x kTileWords words; a segment is one tile's row.
+  // `fast`: tiles of kTileRows x kTileWords words; a segment is one tile's row.
   int tiles_x = 0, tiles_y = 0;
   int64_t segs = 0;                 // h * tiles_x
   uint32_t* bord_bits = nullptr;    // per word: tile roots of components touching another tile
@@ -121,149 +106,66 @@ struct Workspace {
   uint32_t* seg_blocks = nullptr;   // per block of 32 segments: roots, then exclusive offsets
   uint32_t* seg_scan = nullptr;     // per block of 32 segments: exclusive offsets (fused scan)
   int64_t seg_nblocks = 0;
-  // `fast` (tiled) only: false skips the statistics (labels and ids 1..n only; benchmarks).
+  // `fast` only: false skips the statistics (labels and ids 1..n only; benchmarks).
   bool with_stats = true;
 };
-
-// `fast` tiles: 32 rows x 8 words (256 pixels), one thread per word.
-constexpr int kTileWords = 8;
-constexpr int kTileRows = 32;
 
 // Hole filling (paper 003, simultaneous fore/background propagation): writes a 0/1 mask with the
 // holes on into the blob's tail and returns it.
 const uint8_t* fill_holes(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
                           int connectivity, int64_t hole_max_area, cudaStream_t stream);
+// Paper 003's propagation labelling (the loop on the device, a cooperative kernel): the forest
+// `uf` ends with every pixel (foreground only unless `both`) pointing at the minimum raster index
+// of its component; conn_fg / conn_bg: the foreground's and the background's connectivity.
+void run_propagation(const uint8_t* img, uint8_t thr, int w, int h, int conn_fg, int conn_bg,
+                     bool both, int32_t* uf, int32_t* flags, cudaStream_t stream);
 
-// The algorithms. Each leaves `uf` flattened enough for the finish (roots = minimum index,
-// every pixel reaches its root by following parents) and, for `fast`, the root bits and block
-// counts too (returns true then).
-struct StageEvents;
-// `fast` labels 32 x 256 tiles in shared memory and unites only contacts across tiles globally
-// (ccl_tiles.cu, ccl_tiles_finish.cu), then numbers and measures per tile; the untiled variant
-// (ccl_fast.cu + the common finish) stays selectable: SWEEPLINE_CCL_TILES=0/1 overrides this
-// default once per process.
-constexpr bool kFastTilesDefault = true;
-bool fast_tiles_enabled();
-// Untiled: leaves the forest, root bits and block counts for assign_ids/finalize.
-bool fast_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
-                cudaStream_t stream, StageEvents* ev = nullptr);
-// Tiled, the whole frame: labels, ids 1..n in raster order, statistics (boxes included).
-void fast_tiled(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
-                const uint8_t* d_intensity, cudaStream_t stream, StageEvents* ev = nullptr);
-// The tile labelling runs on row pairs (ccl_tiles_pairs.cu: nodes are the runs of row 2k | row
-// 2k + 1, with 4-connectivity cut where neither row continues; same outputs);
-// SWEEPLINE_CCL_PAIRS=0/1 overrides this default once per process (0: the row-run tile kernel).
-constexpr bool kFastPairsDefault = true;
-bool fast_pairs_enabled();
-// Row pairs for 4-connectivity too (else the row-run kernel labels it); SWEEPLINE_CCL_PAIRS4=0/1
-// overrides this default once per process.
-constexpr bool kFastPairs4Default = true;
-bool fast_pairs4_enabled();
-// The pair kernel's compact shared layout (8 blocks an SM instead of 6, measured 4-8 us faster
-// at densities 0.3-0.6); SWEEPLINE_CCL_PAIRS_COMPACT=0/1 overrides this default once per process.
-constexpr bool kPairsCompactDefault = true;
-bool pairs_compact_enabled();
-// The tile kernels hand the finish one int16 local root a pair column (rows 2m and 2m + 1 of a
-// tile: their on pixels share a tile component), in row 2m's part of the label image: half the
-// bytes of one a pixel; SWEEPLINE_CCL_PAIR_LOC=0/1 overrides this default once per process (0:
-// one a pixel, both rows from one lookup in the pair kernel).
-constexpr bool kPairLocDefault = true;
-bool pair_loc_enabled();
-// The tile kernels' unions: each warp's contacts handed out evenly over its lanes instead of a
-// loop per thread over its own word. Measured 10:42 UTC on the H100: pairs (8-connectivity)
-// 331 -> 266 us at 0.5, rows (4-connectivity) 1-8 us slower, so on for pairs only;
-// SWEEPLINE_CCL_BALANCE=0/1 overrides both defaults once per process.
-constexpr bool kPairsBalanceDefault = true;
-constexpr bool kRowsBalanceDefault = false;
-bool tiles_balance_enabled(bool pairs);
-void tile_pairs_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, bool eight,
-                      cudaStream_t stream);
-// Its second half (ccl_tiles_finish.cu): scan of the segment counts, statistics of components
-// that span tiles initialised, then per tile the label image and statistics.
-void tiled_finish(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream,
-                  StageEvents* ev);
-// Without an intensity image the finish may keep fewer slots per pass so that four blocks fit an
-// SM; SWEEPLINE_CCL_FINISH4=0/1 overrides this default once per process.
-constexpr bool kFinishFourDefault = true;
-bool finish_four_enabled();
-// Five blocks an SM (1152 slots a pass, 48 registers) before four; SWEEPLINE_CCL_FINISH5=0/1
-// overrides this default once per process.
-constexpr bool kFinishFiveDefault = true;
-bool finish_five_enabled();
-// With five blocks enabled, six blocks an SM and 1088 slots instead (either connectivity;
-// SWEEPLINE_CCL_FINISH6).
-constexpr bool kFinishSixDefault = true;
-bool finish_six_enabled();
-// The finish writes the labels of two rows a step, one slot lookup a column (a tile's vertically
-// adjacent on pixels share their component); SWEEPLINE_CCL_FINISH_PAIRS=0/1 overrides this.
-constexpr bool kFinishPairsDefault = true;
-bool finish_pairs_enabled();
-// The finish adds up the statistics of components that span tiles in a per-tile table before
-// the global atomics (SWEEPLINE_CCL_BORDER_TABLE).
-constexpr bool kBorderTableDefault = true;
-bool border_table_enabled();
-// Statistics records (Stats::rec) where they apply; SWEEPLINE_CCL_RECORDS=0/1 overrides this
-// default once per process (0: the arrays).
-constexpr bool kStatsRecordsDefault = true;
-bool stats_records_enabled();
-// Spanning components' statistics all in their record where span_record_fits;
-// SWEEPLINE_CCL_SPAN_RECORD=0/1 overrides this default once per process (0: the four arrays).
-constexpr bool kSpanRecordDefault = true;
-bool span_record_enabled();
-// The labelling's L2 hints (CacheHints in ccl_device.cuh, bits); SWEEPLINE_CCL_CACHE_HINTS=N
-// overrides this default once per process.
-constexpr int kCacheHintsDefault = 3;
-int cache_hints();
-// Once per process before any capture: the finish kernel's dynamic shared-memory limit.
-void tiled_prepare();
-void kang_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, int connectivity,
-                cudaStream_t stream, StageEvents* ev);
-void propagate_label(const Workspace& ws, const uint8_t* d_image, uint8_t threshold,
-                     int connectivity, cudaStream_t stream);
-// kang's bounding boxes (Alg. 6, Alg. 7 or plain atomics) from the final labels.
-// method: 0 atomics, 1 Alg. 6, 2 Alg. 7.
-void kang_boxes(const Workspace& ws, int method, cudaStream_t stream);
-// kang's countBlobs (Alg. 5) over a forest whose roots are themselves.
-void kang_count(const Workspace& ws, cudaStream_t stream);
+// `fast`, step by step (docs/labelling.md, "How `fast` works"):
+// 1. Tile labelling (ccl_fast_tiles.cu): on bits, the int16 local roots in the label image, root
+//    and border bits, forest entries for the pixels that touch another tile.
+void label_tiles(const Workspace& ws, const uint8_t* d_image, uint8_t threshold, bool eight,
+                 cudaStream_t stream);
+// 2. Unions of the contacts across tile borders (ccl_fast_merge.cu).
+void unite_tile_borders(const Workspace& ws, bool eight, cudaStream_t stream);
+// 3. Flattens the border tile roots, marks the global roots, counts roots per segment.
+void flatten_tile_roots(const Workspace& ws, cudaStream_t stream);
+// 4. Numbering (ccl_fast_finish.cu): the scan of the segment counts and, with statistics, the
+//    reset of the components that span tiles.
+void number_components(const Workspace& ws, bool weighted, cudaStream_t stream);
+// 5. Per tile: labels, ids and statistics.
+void finish_tiles(const Workspace& ws, const uint8_t* d_intensity, cudaStream_t stream);
+// Once per process before any capture: the finish kernels' dynamic shared-memory limits.
+void prepare_finish();
+// Rows of whole tiles with few enough segment blocks: the numbering's scan runs inside its reset
+// kernel (one launch fewer), and its offsets land in seg_scan instead of seg_blocks.
+inline bool numbering_fused(const Workspace& ws) {
+  return ws.wpr % kTileWords == 0 && ws.seg_nblocks == blocks_for(ws.words, 256) &&
+         ws.seg_nblocks <= kMaxFusedBlocks;
+}
 
-// Named event marks for per-stage times (kang and propagate run outside the graph).
+// Exclusive scan of n block counts into offsets (in place when equal), the total into *total;
+// one block, no host synchronisation (ccl_area_filter.cu).
+void scan_block_counts(const uint32_t* counts_in, uint32_t* offsets, int64_t n, int32_t* total,
+                       cudaStream_t stream);
+// The area filter's new ids: keep bits over ids 1..count, their scan (kept count into count[1])
+// and ws.newid (0: dropped). Skips frames with more components than the statistics hold.
+void area_filter_ids(const Workspace& ws, int64_t min_area, int64_t max_area, cudaStream_t stream);
+// The whole area filter of `fast`: the new ids, then the renumbering of the on pixels only
+// (ws.on_bits holds the frame's).
+void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, cudaStream_t stream);
+
+// Named event marks for per-stage times (around a graph launch, each kernel group in a
+// benchmark's profile, each phase of the papers' algorithms).
 struct StageEvents {
   static constexpr int kMax = 24;
-  cudaEvent_t ev[kMax] = {};
+  std::vector<Event> ev;  // created by the first start()
   const char* name[kMax] = {};
   int used = 0;
+  void start(cudaStream_t s);                    // forgets the marks, then marks "start"
   void mark(const char* stage, cudaStream_t s);  // records the end of `stage`
 };
 
-// The common finish.
-void root_flags(const Workspace& ws, cudaStream_t stream);  // root bits + block counts from uf
-void scan_block_counts(const uint32_t* counts_in, uint32_t* offsets, int64_t n, int32_t* total,
-                       cudaStream_t stream);
-// root_ymin: a component's ymin is its root's row (not for kang, whose box kernels find it).
-// weighted: an intensity image is given (else sum_w and peak are not kept).
-void assign_ids(const Workspace& ws, bool init_stats, bool root_ymin, bool weighted,
-                cudaStream_t stream);
-// run_starts: the forest has entries at `fast`'s run starts only (found from the on bits).
-void finalize(const Workspace& ws, const uint8_t* d_intensity, bool boxes, bool run_starts,
-              cudaStream_t stream);
-// on_bits: ws.on_bits holds the frame's on pixels (`fast`), so the renumbering reads only those
-// (SWEEPLINE_CCL_REMAP_ON=0: every pixel).
-void area_filter(const Workspace& ws, int64_t min_area, int64_t max_area, bool on_bits,
-                 cudaStream_t stream);
-constexpr bool kRemapOnDefault = true;
-bool remap_on_enabled();
 // The current device's multiprocessors (grids sized to stay resident).
 int device_sm_count();
-
-// Defines `bool fn()`: the switch NAME (env_switch) read once per process, `fallback` when unset.
-#define SWL_CCL_SWITCH(fn, name, fallback)             \
-  bool fn() {                                          \
-    static const bool on = env_switch(name, fallback); \
-    return on;                                         \
-  }
-
-inline int blocks_for(int64_t n, int threads) {
-  return int((n + threads - 1) / threads);
-}
 
 }  // namespace sweepline::gpu::cuda::ccl_detail

@@ -5,7 +5,6 @@
 #include "gpu/cuda/host_copy.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,11 +12,14 @@
 #include <spdlog/spdlog.h>
 
 #include "app/common/check.hpp"
+#include "gpu/cpu/stage_tables.hpp"
 #include "gpu/cuda/ccl_cuda.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/detect_kernels.hpp"
 #include "gpu/cuda/device_probe.hpp"
-#include "gpu/cuda/pipeline_kernels.hpp"
-#include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cuda/fft_kernels.hpp"
+#include "gpu/cuda/filter_kernels.hpp"
+#include "gpu/cuda/scan_kernels.hpp"
 
 namespace sweepline::gpu::cuda {
 
@@ -27,7 +29,7 @@ constexpr int kMaxEvents = 12;
 
 class CudaPipelineImpl final : public CudaPipeline {
  public:
-  CudaPipelineImpl() {
+  explicit CudaPipelineImpl(LabellerFactory labellers) : labeller_(std::move(labellers)) {
     for (int i = 0; i < kMaxEvents; ++i) events_.emplace_back();
   }
   ~CudaPipelineImpl() override {
@@ -41,12 +43,9 @@ class CudaPipelineImpl final : public CudaPipeline {
   const uint8_t* d_denoised() const override { return d_den_.get(); }
   const uint8_t* d_binary() const override { return d_bin_.get(); }
 
-  void process(const PolarFrame& frame, const PipelineParams& params) override {
-    process(frame, params, DisplayTargets{});
-  }
-
   void process(const PolarFrame& frame, const PipelineParams& params,
-               const DisplayTargets& targets) override {
+               const DisplayTargets* display) override {
+    const DisplayTargets targets = display ? *display : DisplayTargets{};  // 0: not wanted
     validate(params, frame);
     finish_pending();  // the previous frame's times, before its events are reused
     const int W = params.width, H = params.height;
@@ -56,7 +55,6 @@ class CudaPipelineImpl final : public CudaPipeline {
     d_scan_.resize(pixels);
     d_den_.resize(pixels);
     d_bin_.resize(pixels);
-    d_mid_.resize(pixels);
     if (frame.azimuths != az_ || frame.range_bins != bins_) {
       d_polar_.resize(frame.cells.size());
       d_mask_.resize(frame.cells.size());
@@ -93,17 +91,17 @@ class CudaPipelineImpl final : public CudaPipeline {
         break;
       case DenoiseMode::Gaussian: {
         const std::vector<float> w = gaussian_weights(params.gaussian_sigma);
-        launch_gaussian_best(d_scan_.get(), den, W, H, w, s);  // tensor cores for large radii
+        launch_gaussian(d_scan_.get(), den, W, H, w, s);  // tensor cores for large radii
         break;
       }
       case DenoiseMode::Bilateral: {
         const std::vector<float> ws = bilateral_spatial_weights(params.bilateral_sigma_s);
         const std::array<float, 256> wr = bilateral_range_weights(params.bilateral_sigma_r);
-        launch_bilateral_fused(d_scan_.get(), den, W, H, ws, wr, s, 0, kBilateralPipelineVariant);
+        launch_bilateral(d_scan_.get(), den, W, H, ws, wr, s);
         break;
       }
       case DenoiseMode::FftEnhance:
-        fft_.run(d_scan_.get(), den, W, H, params.fft, s);
+        launch_fft_enhance(d_scan_.get(), den, W, H, params.fft, s);
         break;
       case DenoiseMode::Cfar:
         launch_cfar(d_polar_.get(), d_mask_.get(), az_, bins_, params.cfar_guard, params.cfar_train,
@@ -169,14 +167,10 @@ class CudaPipelineImpl final : public CudaPipeline {
     if (mode == ScanMode::MaxHold)
       max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get(),
                      d_src == d_polar_.get() && range_tex_valid_ ? &range_tex_ : nullptr);
-    else {
-      ScanOptions o;
-      if (mode == ScanMode::Bilinear && d_src == d_polar_.get() && tex_valid_) {
-        o.polar_tex = polar_tex_.texture();
-        o.tile_rows = kBilinearTextureTileRows;
-      }
-      launch_scan(setup, d_src, mode, out, d_pyr_.get(), stream_.get(), o);
-    }
+    else
+      launch_scan(setup, d_src, mode, out, d_pyr_.get(), stream_.get(),
+                  mode == ScanMode::Bilinear && d_src == d_polar_.get() && tex_valid_ ? &polar_tex_
+                                                                                      : nullptr);
   }
 
   // The bilinear scan reads the frame through its CUDA array (PolarTexture, tex2Dgather), the
@@ -225,10 +219,7 @@ class CudaPipelineImpl final : public CudaPipeline {
     const size_t row_bytes = size_t(bins_);
     auto stage_rows = [&](int first, int count) {
       const size_t off = size_t(first) * row_bytes, n = size_t(count) * row_bytes;
-      if (upload_stream_enabled())
-        copy_for_upload(h_polar_.get() + off, frame.cells.data() + off, n);
-      else
-        std::memcpy(h_polar_.get() + off, frame.cells.data() + off, n);
+      copy_for_upload(h_polar_.get() + off, frame.cells.data() + off, n);
       parts_off_[parts_] = off;
       parts_n_[parts_] = n;
       ++parts_;
@@ -311,9 +302,7 @@ class CudaPipelineImpl final : public CudaPipeline {
   std::vector<const char*> stages_;
   StageTimes host_times_;
   DeviceBuffer<uint8_t> d_polar_, d_mask_, d_pyr_, d_scan_, d_den_, d_bin_;
-  DeviceBuffer<uint16_t> d_mid_;
   PinnedBuffer<uint8_t> h_polar_;
-  FftEnhancer fft_;
   MaxHoldTable max_hold_;
   PolarTexture polar_tex_;
   bool tex_valid_ = false;  // polar_tex_ holds the frame in d_polar_
@@ -327,15 +316,15 @@ class CudaPipelineImpl final : public CudaPipeline {
   uint64_t frame_count_ = 0, uploaded_rows_ = 0;
   FrameResult result_;
   bool labels_pending_ = false;
-  CclLabeller labeller_;
+  SelectedLabeller labeller_;  // the labeller for params.label.algorithm (ccl_cuda.hpp)
 };
 
 }  // namespace
 
-std::unique_ptr<CudaPipeline> make_cuda_pipeline() {
+std::unique_ptr<CudaPipeline> make_cuda_pipeline(LabellerFactory labellers) {
   const std::string reason = device_probe();
   SWL_CHECK(reason.empty(), "the cuda pipeline backend is unavailable: " + reason);
-  return std::make_unique<CudaPipelineImpl>();
+  return std::make_unique<CudaPipelineImpl>(std::move(labellers));
 }
 
 }  // namespace sweepline::gpu::cuda

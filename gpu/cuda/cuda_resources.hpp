@@ -1,5 +1,5 @@
 #pragma once
-// Move-only owners of CUDA resources (device memory, pinned host memory, streams, events).
+// Move-only owners of CUDA resources: device memory, pinned host memory, streams, events.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -9,114 +9,94 @@
 
 namespace sweepline::gpu::cuda {
 
-template <class T>
-class DeviceBuffer {
+namespace detail {
+
+// Where a buffer's memory comes from.
+struct DeviceMemory {
+  static cudaError_t allocate(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+  static cudaError_t release(void* p) { return cudaFree(p); }
+};
+struct PinnedMemory {
+  static cudaError_t allocate(void** p, size_t bytes) { return cudaMallocHost(p, bytes); }
+  static cudaError_t release(void* p) { return cudaFreeHost(p); }
+};
+
+// n elements of T from Memory, reallocated only when the size changes.
+template <class T, class Memory>
+class Buffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t n) { resize(n); }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept
-      : d_(std::exchange(o.d_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  Buffer() = default;
+  explicit Buffer(size_t n) { resize(n); }
+  ~Buffer() { release(); }
+  Buffer(Buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  Buffer& operator=(Buffer&& o) noexcept {
     if (this != &o) {
       release();
-      d_ = std::exchange(o.d_, nullptr);
+      p_ = std::exchange(o.p_, nullptr);
       n_ = std::exchange(o.n_, 0);
     }
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
 
   // Reallocates only when the size changes (contents are then undefined).
   void resize(size_t n) {
     if (n == n_) return;
     release();
-    if (n > 0) SWL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_), n * sizeof(T)));
+    if (n > 0) SWL_CUDA_CHECK(Memory::allocate(reinterpret_cast<void**>(&p_), n * sizeof(T)));
     n_ = n;
   }
-  T* get() const { return d_; }
+  T* get() const { return p_; }
   size_t size() const { return n_; }
   size_t bytes() const { return n_ * sizeof(T); }
 
  private:
   void release() noexcept {
-    if (d_) SWL_CUDA_CHECK_NOTHROW(cudaFree(d_));
-    d_ = nullptr;
+    if (p_) SWL_CUDA_CHECK_NOTHROW(Memory::release(p_));
+    p_ = nullptr;
     n_ = 0;
   }
-  T* d_ = nullptr;
+  T* p_ = nullptr;
   size_t n_ = 0;
 };
+
+// A handle H destroyed by Destroy; created by the derived class.
+template <class H, cudaError_t (*Destroy)(H)>
+class Handle {
+ public:
+  ~Handle() {
+    if (h_) SWL_CUDA_CHECK_NOTHROW(Destroy(h_));
+  }
+  Handle(Handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Handle& operator=(Handle&&) = delete;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  H get() const { return h_; }
+
+ protected:
+  Handle() = default;
+  H h_ = nullptr;
+};
+
+}  // namespace detail
 
 template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : h_(std::exchange(o.h_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    if (this != &o) {
-      release();
-      h_ = std::exchange(o.h_, nullptr);
-      n_ = std::exchange(o.n_, 0);
-    }
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  void resize(size_t n) {
-    if (n == n_) return;
-    release();
-    if (n > 0) SWL_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h_), n * sizeof(T)));
-    n_ = n;
-  }
-  T* get() const { return h_; }
-  size_t size() const { return n_; }
+using DeviceBuffer = detail::Buffer<T, detail::DeviceMemory>;
+template <class T>
+using PinnedBuffer = detail::Buffer<T, detail::PinnedMemory>;
 
- private:
-  void release() noexcept {
-    if (h_) SWL_CUDA_CHECK_NOTHROW(cudaFreeHost(h_));
-    h_ = nullptr;
-    n_ = 0;
-  }
-  T* h_ = nullptr;
-  size_t n_ = 0;
+// Non-blocking: it does not wait for work on the legacy default stream (cudaMemcpy, cudaMemset).
+class Stream : public detail::Handle<cudaStream_t, cudaStreamDestroy> {
+ public:
+  Stream() { SWL_CUDA_CHECK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking)); }
 };
 
-class Stream {
- public:
-  Stream() { SWL_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_) SWL_CUDA_CHECK_NOTHROW(cudaStreamDestroy(s_));
-  }
-  Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-  Stream& operator=(Stream&&) = delete;
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-class Event {
+class Event : public detail::Handle<cudaEvent_t, cudaEventDestroy> {
  public:
   explicit Event(unsigned flags = cudaEventDefault) {
-    SWL_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags));
+    SWL_CUDA_CHECK(cudaEventCreateWithFlags(&h_, flags));
   }
-  ~Event() {
-    if (e_) SWL_CUDA_CHECK_NOTHROW(cudaEventDestroy(e_));
-  }
-  Event(Event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
-  Event& operator=(Event&&) = delete;
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
 };
 
 }  // namespace sweepline::gpu::cuda

@@ -1,11 +1,15 @@
-// CFAR (polar), threshold and label colouring on the GPU.
+// CFAR (polar), threshold, the plain copy and label colouring on the GPU (detect_kernels.hpp).
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <vector>
 
-#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/cuda_check.hpp"
+#include "gpu/cuda/detect_kernels.hpp"
 #include "gpu/cuda/surface_store.cuh"
+#include "gpu/cuda/warp_scan.cuh"
 #include "gpu/fixed_point.hpp"
+#include "gpu/pipeline.hpp"
 
 namespace sweepline::gpu::cuda {
 
@@ -76,7 +80,6 @@ __global__ void cfar_kernel(const uint8_t* __restrict__ polar, uint8_t* __restri
 // scan), then every cell's two training sums are two differences, the cells spread across the
 // threads (coalesced) rather than one contiguous run per thread. Same windows, same integer
 // sums, same test as cfar_kernel.
-constexpr int kCfarPrefixMaxBins = 12000;  // (bins + 1) ints within the 48 KB default
 
 __global__ void cfar_prefix_kernel(const uint8_t* __restrict__ polar, uint8_t* __restrict__ mask,
                                    int bins, CfarTable tab) {
@@ -94,12 +97,7 @@ __global__ void cfar_prefix_kernel(const uint8_t* __restrict__ polar, uint8_t* _
       const int r = base + 4 * t + i;
       c[i] = run += r < bins ? power_of(row + r) : 0;
     }
-    int incl = run;  // inclusive scan of the threads' runs within the warp
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const int n = __shfl_up_sync(0xFFFFFFFFu, incl, o);
-      if (lane >= o) incl += n;
-    }
+    const int incl = warp_inclusive_sum(run, lane);  // of the threads' runs within the warp
     if (lane == 31) warp_sum[warp] = incl;
     __syncthreads();
     int before = carry, total = 0;
@@ -166,23 +164,13 @@ __global__ void copy_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int
   if (out.surf) surf2Dwrite(v, cudaSurfaceObject_t(out.surf), x, y);
 }
 
-__device__ __forceinline__ uint32_t label_colour_d(int32_t label) {
-  if (label <= 0) return 0u;
-  uint32_t hsh = uint32_t(label) * 2654435761u;
-  hsh ^= hsh >> 15;
-  const uint32_t r = 64u + (hsh & 0xBFu), g = 64u + ((hsh >> 8) & 0xBFu),
-                 b = 64u + ((hsh >> 16) & 0xBFu);
-  return r | (g << 8) | (b << 16) | 0xFF000000u;
-}
-
-// One pixel a thread: a 4-byte surface store per RGBA texel, the lanes' texels adjacent. (Four
-// pixels a thread with one 16-byte store each measured slower in the console: 76 against 64 us,
-// H100, 2026-11-26.)
+// One pixel a thread: a 4-byte surface store per RGBA texel, the lanes' texels adjacent (four
+// pixels a thread with one 16-byte store each measured slower; decision 0018).
 __global__ void label_colour_kernel(const int32_t* __restrict__ labels, cudaSurfaceObject_t surf,
                                     int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= w || y >= h) return;
-  const uint32_t c = label_colour_d(labels[size_t(y) * size_t(w) + size_t(x)]);
+  const uint32_t c = label_colour(labels[size_t(y) * size_t(w) + size_t(x)]);
   surf2Dwrite(make_uchar4(uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)), surf,
               x * int(sizeof(uchar4)), y);
 }

@@ -1,6 +1,6 @@
-// Paper 004's block FFT enhancement in one kernel: one warp per pair of horizontally adjacent
-// 32 x 32 windows, the whole transform in registers and 8.4 KB of shared memory, the image read
-// once and written once (FftImpl::Warp, the default; FftImpl::Cufft is the batched-cuFFT path).
+// Paper 004's block FFT enhancement in one kernel (gpu/cuda/fft_kernels.hpp): one warp per pair
+// of horizontally adjacent 32 x 32 windows, the whole transform in registers and 8.4 KB of shared
+// memory, the image read once and written once.
 //
 // Lanes 0..15 work on window A, 16..31 on window B. Lane j of a half holds rows 2j and 2j + 1 of
 // its window as one complex row z = r1 + i r2 and does a 32-point radix-2 FFT of it in registers.
@@ -23,7 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/cuda_check.hpp"
+#include "gpu/cuda/fft_kernels.hpp"
 #include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
@@ -285,8 +286,8 @@ __global__ void __launch_bounds__(kWarps * 32)
 
 }  // namespace
 
-void launch_fft_enhance_warp(const uint8_t* d_in, Out8 out, int w, int h,
-                             const FftEnhanceParams& prm, cudaStream_t stream) {
+void launch_fft_enhance(const uint8_t* d_in, Out8 out, int w, int h, const FftEnhanceParams& prm,
+                        cudaStream_t stream) {
   SWL_CHECK(w > 0 && h > 0, "fft enhance: empty image");
   WarpParams p{};
   const std::vector<float> mask = fft_keep_mask(prm);  // the CPU's mask, [fy][fx]

@@ -1,18 +1,20 @@
-// Both passes of the separable Gaussian and of the separable bilateral in one kernel
-// (GaussianImpl::Fused, the pipeline's default Gaussian; the pipeline's only bilateral).
+// Both passes of the separable Gaussian, and of the separable bilateral, in one kernel each
+// (gpu/cuda/filter_kernels.hpp): the Gaussian's multiply-add kernel (the pipeline's below
+// kGaussianMmaMinRadius and without tensor cores) and the pipeline's bilateral.
 //
 // A 256-thread block owns a 128 x 64 output tile. It loads the tile's input with aprons (A = R
 // rounded up to 8 columns each side, R rows above and below, edges clamped) into shared memory
 // in 8-byte words; the row pass turns it into the 8.8 fixed-point intermediate, kept in shared
-// memory as exact floats, 8 columns a thread; the column pass keeps 8 (Gaussian) or 4
-// (bilateral) rows x 4 columns of sums in registers and stores 4 output bytes at once. The
-// radius is a template parameter, so every loop is unrolled and every tap index constant.
+// memory; the column pass keeps its sums in registers and stores whole output words. The radius
+// is a template parameter, so every loop is unrolled and every tap index constant. A block walks
+// a vertical strip of tiles, each tile reusing the last 2R intermediate rows of the one before
+// and copying its new input rows while the previous tile's column pass runs.
 //
-// No integer<->float conversion instructions (a quarter of the FMA rate on this GPU, and the
-// old kernel's bottleneck): a byte b becomes a float as the bit pattern 0x4B0000bb (= 2^23 + b)
-// minus 2^23, and a float v in [0, 2^23) is truncated to an integer by adding 2^23 rounding
-// toward zero (the integer lands in the low mantissa bits). These are exact, so the kernel keeps
-// the CPU's numbers: same taps, same order, same 8.8 rounding of the intermediate
+// No integer<->float conversion instructions (a quarter of the FMA rate on sm_90, where they
+// bound a kernel that converted every tap): a byte b becomes a float as the bit pattern 0x4B0000bb
+// (= 2^23 + b) minus 2^23, and a float v in [0, 2^23) is truncated to an integer by adding 2^23
+// rounding toward zero (the integer lands in the low mantissa bits). These are exact, so the
+// kernels keep the CPU's numbers: same taps, same order, same 8.8 rounding of the intermediate
 // (trunc(v * 256 + 0.5)), same final rounding (trunc(v / 256 + 0.5)), same range-weight table
 // index; only the fused multiply-adds and the bilateral's divisions (__fdividef, 2 ulp) differ
 // (within one level, see docs/pipeline.md).
@@ -23,8 +25,10 @@
 #include <array>
 #include <vector>
 
+#include "gpu/cuda/cuda_check.hpp"
+#include "gpu/cuda/filter_kernels.hpp"
 #include "gpu/cuda/launch_bounds.cuh"
-#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/radius_dispatch.hpp"
 #include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
@@ -33,13 +37,9 @@ namespace sweepline::gpu::cuda {
 namespace {
 
 constexpr int kTileW = 128, kTileH = 64, kThreads = 256;
-constexpr int kGroup = 8;  // row-pass outputs per thread
+constexpr int kGroup = 8;  // Gaussian row-pass outputs per thread
 constexpr float kMagic = 8388608.0f;
 constexpr unsigned kMagicBits = 0x4B000000u;
-// Range weights wr[min(d, 255)] for d = 0..256 (256: the column pass's min(255, .)), one copy
-// per lane, [d][lane]: a warp's 32 lookups hit 32 different banks whatever the d's (one shared
-// table made them ~3.5-way bank conflicts, the bilateral's bottleneck).
-constexpr int kTable = 257, kCopies = 32;
 
 struct FusedTaps {
   float w[2 * kMaxGaussianRadius + 1];  // Gaussian weights, or the bilateral's spatial weights
@@ -53,11 +53,8 @@ struct Geom {
   static constexpr int TWI = kTileW + 2 * A;       // input tile pitch (bytes, a multiple of 8)
   static constexpr int THI = kTileH + 2 * R;       // input and intermediate rows
   static constexpr int NW = (kGroup + 2 * A) / 4;  // 32-bit words a row-pass group reads
-  template <bool Bilateral>
-  static constexpr size_t smem() {
-    return size_t(THI) * kTileW * 4 + size_t(THI) * TWI +
-           (Bilateral ? size_t(kTable) * kCopies * 4 : 0);
-  }
+  // The Gaussian's shared memory: the float intermediate, then the input tile.
+  static constexpr size_t smem = size_t(THI) * kTileW * 4 + size_t(THI) * TWI;
 };
 
 __device__ __forceinline__ int clampi(int v, int lo, int hi) {
@@ -84,16 +81,6 @@ __device__ __forceinline__ uint32_t pack4(uint32_t a, uint32_t b, uint32_t c, ui
   return __byte_perm(__byte_perm(a, b, 0x0040u), __byte_perm(c, d, 0x0040u), 0x5410u);
 }
 
-// The range weight whose index d sits in the low bits of bits = 0x4B000000 + d (a float 2^23 + d):
-// (bits << 7) + base is the byte address of [d][lane] once base holds the table's shared address
-// + 4 lane - (0x4B000000 << 7), mod 2^32. One shift-add, no subtraction of the bias. Volatile:
-// keeps the load after the __syncthreads() that publishes the table.
-__device__ __forceinline__ float range_weight(uint32_t bits, uint32_t base) {
-  float r;
-  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(r) : "r"((bits << 7) + base));
-  return r;
-}
-
 // Inputs [x, x + 8) of a row, clamped at both edges.
 __device__ __forceinline__ void load8(uint8_t* dst, const uint8_t* __restrict__ row, int x, int w) {
   if (x >= 0 && x + 7 < w && (w & 7) == 0) {
@@ -118,8 +105,8 @@ __device__ __forceinline__ void store4(Out8 out, int x, int y, int w, uint32_t p
 }
 
 // Row pass over input tile rows [0, NRows): mid row mid0 + j from tile row j, all kTileW columns.
-template <int R, bool Bilateral, int NRows>
-__device__ __forceinline__ void row_pass(const uint8_t* tile, float* mid, int mid0, uint32_t tbase,
+template <int R, int NRows>
+__device__ __forceinline__ void row_pass(const uint8_t* tile, float* mid, int mid0,
                                          const FusedTaps& taps) {
   using G = Geom<R>;
   constexpr int kGroupsPerRow = kTileW / kGroup;
@@ -143,27 +130,10 @@ __device__ __forceinline__ void row_pass(const uint8_t* tile, float* mid, int mi
     float v[kGroup];
 #pragma unroll
     for (int o = 0; o < kGroup; ++o) {
-      if (!Bilateral) {
-        float acc = 0.0f;
+      float acc = 0.0f;
 #pragma unroll
-        for (int k = 0; k <= 2 * R; ++k) acc = fmaf(taps.w[k], x[o + k], acc);
-        v[o] = fixed_f(acc);
-      } else {
-        const float c = x[o + R];
-        float num = 0.0f, den = 0.0f;
-#pragma unroll
-        for (int k = 0; k <= 2 * R; ++k) {
-          const float p = x[o + k];
-          // |p - c| + 2^23: the level difference d in the low bits, exactly. The CPU's
-          // ws * wr product, then its sums.
-          const float wt =
-              k == R ? taps.centre
-                     : taps.w[k] * range_weight(__float_as_uint(fabsf(p - c) + kMagic), tbase);
-          num = fmaf(wt, p, num);
-          den += wt;
-        }
-        v[o] = fixed_f(__fdividef(num, den));  // den >= the centre weight > 0
-      }
+      for (int k = 0; k <= 2 * R; ++k) acc = fmaf(taps.w[k], x[o + k], acc);
+      v[o] = fixed_f(acc);
     }
     float4* dst = reinterpret_cast<float4*>(mid + (mid0 + j) * kTileW + c0);
     dst[0] = make_float4(v[0], v[1], v[2], v[3]);
@@ -172,90 +142,39 @@ __device__ __forceinline__ void row_pass(const uint8_t* tile, float* mid, int mi
 }
 
 // Column pass of one tile: output rows ty0 .. ty0 + 63 from mid rows 0 .. THI - 1.
-template <int R, bool Bilateral>
+template <int R>
 __device__ __forceinline__ void column_pass(const float* mid, Out8 out, int tx0, int ty0, int w,
-                                            int h, uint32_t tbase, const FusedTaps& taps) {
+                                            int h, const FusedTaps& taps) {
   const int tid = threadIdx.x, c = 4 * (tid & 31), x = tx0 + c;
   if (x >= w) return;
-  if (!Bilateral) {
-    constexpr int M = 8;  // rows per thread: 8 warps x 8 = kTileH
-    const int r0 = (tid >> 5) * M;
-    float acc[M][4];
+  constexpr int M = 8;  // rows per thread: 8 warps x 8 = kTileH
+  const int r0 = (tid >> 5) * M;
+  float acc[M][4];
 #pragma unroll
-    for (int i = 0; i < M; ++i)
+  for (int i = 0; i < M; ++i)
 #pragma unroll
-      for (int q = 0; q < 4; ++q) acc[i][q] = 0.0f;
+    for (int q = 0; q < 4; ++q) acc[i][q] = 0.0f;
 #pragma unroll
-    for (int jj = 0; jj < M + 2 * R; ++jj) {
-      const float4 m = *reinterpret_cast<const float4*>(mid + (r0 + jj) * kTileW + c);
-#pragma unroll
-      for (int i = 0; i < M; ++i) {
-        const int k = jj - i;
-        if (k >= 0 && k <= 2 * R) {
-          acc[i][0] = fmaf(taps.w[k], m.x, acc[i][0]);
-          acc[i][1] = fmaf(taps.w[k], m.y, acc[i][1]);
-          acc[i][2] = fmaf(taps.w[k], m.z, acc[i][2]);
-          acc[i][3] = fmaf(taps.w[k], m.w, acc[i][3]);
-        }
-      }
-    }
+  for (int jj = 0; jj < M + 2 * R; ++jj) {
+    const float4 m = *reinterpret_cast<const float4*>(mid + (r0 + jj) * kTileW + c);
 #pragma unroll
     for (int i = 0; i < M; ++i) {
-      const int y = ty0 + r0 + i;
-      if (y >= h) continue;  // not break: keeps acc[] in registers
-      store4(out, x, y, w,
-             pack4(level_bits(acc[i][0]), level_bits(acc[i][1]), level_bits(acc[i][2]),
-                   level_bits(acc[i][3])));
-    }
-  } else {
-    constexpr int M = 4;  // rows per thread and pass; two passes cover the warp's 8 rows
-#pragma unroll 1
-    for (int half = 0; half < 2; ++half) {
-      const int r0 = (tid >> 5) * 8 + half * M;
-      float cen[M][4], num[M][4], den[M][4];
-#pragma unroll
-      for (int i = 0; i < M; ++i) {
-        const float4 m = *reinterpret_cast<const float4*>(mid + (r0 + i + R) * kTileW + c);
-        cen[i][0] = m.x;
-        cen[i][1] = m.y;
-        cen[i][2] = m.z;
-        cen[i][3] = m.w;
-#pragma unroll
-        for (int q = 0; q < 4; ++q) num[i][q] = den[i][q] = 0.0f;
-      }
-#pragma unroll
-      for (int jj = 0; jj < M + 2 * R; ++jj) {
-        const float4 m4 = *reinterpret_cast<const float4*>(mid + (r0 + jj) * kTileW + c);
-        const float m[4] = {m4.x, m4.y, m4.z, m4.w};
-#pragma unroll
-        for (int i = 0; i < M; ++i) {
-          const int k = jj - i;
-          if (k >= 0 && k <= 2 * R) {
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-              // RNE((|p - c| + 0.5) / 256) = (|p - c| + 128) >> 8 (never a tie), + 2^23.
-              const float u = fabsf(m[q] - cen[i][q]) + 0.5f;
-              const float wt =
-                  k == R ? taps.centre
-                         : taps.w[k] *
-                               range_weight(__float_as_uint(fmaf(u, 1.0f / 256.0f, kMagic)), tbase);
-              num[i][q] = fmaf(wt, m[q], num[i][q]);
-              den[i][q] += wt;
-            }
-          }
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < M; ++i) {
-        const int y = ty0 + r0 + i;
-        if (y >= h) continue;
-        store4(out, x, y, w,
-               pack4(level_bits(__fdividef(num[i][0], den[i][0])),
-                     level_bits(__fdividef(num[i][1], den[i][1])),
-                     level_bits(__fdividef(num[i][2], den[i][2])),
-                     level_bits(__fdividef(num[i][3], den[i][3]))));
+      const int k = jj - i;
+      if (k >= 0 && k <= 2 * R) {
+        acc[i][0] = fmaf(taps.w[k], m.x, acc[i][0]);
+        acc[i][1] = fmaf(taps.w[k], m.y, acc[i][1]);
+        acc[i][2] = fmaf(taps.w[k], m.z, acc[i][2]);
+        acc[i][3] = fmaf(taps.w[k], m.w, acc[i][3]);
       }
     }
+  }
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+    const int y = ty0 + r0 + i;
+    if (y >= h) continue;  // not break: keeps acc[] in registers
+    store4(out, x, y, w,
+           pack4(level_bits(acc[i][0]), level_bits(acc[i][1]), level_bits(acc[i][2]),
+                 level_bits(acc[i][3])));
   }
 }
 
@@ -273,20 +192,19 @@ __device__ __forceinline__ void load8_async(uint8_t* dst, const uint8_t* __restr
 // are all computed; each next tile reuses the last 2R intermediate rows of the one before (moved
 // to the top of mid) and row-filters only its 64 new input rows, whose copy into the (then idle)
 // input tile is started before the column pass of the current tile, so that it overlaps it.
-// Resident blocks per SM the shared memory allows (4 for the Gaussian up to R = 8, 3 above, 2
-// for the bilateral's 32-copy table): the register cap that keeps them all resident.
-template <int R, bool Bilateral>
-constexpr int kMinBlocks = Bilateral ? 2 : (R <= 8 ? 4 : 3);
+// Resident blocks per SM the shared memory allows (4 up to R = 8, 3 above): the register cap
+// that keeps them all resident.
+template <int R>
+constexpr int kGaussMinBlocks = R <= 8 ? 4 : 3;
 
-template <int R, bool Bilateral>
-__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks<R, Bilateral>)))
-    fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, int strip,
-                 const __grid_constant__ FusedTaps taps) {
+template <int R>
+__global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, kGaussMinBlocks<R>))
+    gauss_fused_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, int strip,
+                       const __grid_constant__ FusedTaps taps) {
   using G = Geom<R>;
   extern __shared__ __align__(16) unsigned char smem[];
-  float* mid = reinterpret_cast<float*>(smem);                              // [THI][kTileW]
-  uint8_t* tile = smem + size_t(G::THI) * kTileW * 4;                       // [THI][TWI]
-  float* table = reinterpret_cast<float*>(tile + size_t(G::THI) * G::TWI);  // [kTable][kCopies]
+  float* mid = reinterpret_cast<float*>(smem);         // [THI][kTileW]
+  uint8_t* tile = smem + size_t(G::THI) * kTileW * 4;  // [THI][TWI]
   const int tid = threadIdx.x, tx0 = blockIdx.x * kTileW;
   const int tile_rows = (h + kTileH - 1) / kTileH, t0 = blockIdx.y * strip;
   const int ntiles = min(strip, tile_rows - t0), ys = t0 * kTileH;  // the strip's first row
@@ -297,14 +215,8 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks
     const int j = i / kWords, q = i - j * kWords;
     load8(tile + j * G::TWI + 8 * q, src_row(ys - R + j), tx0 - G::A + 8 * q, w);
   }
-  if (Bilateral) {
-    for (int i = tid; i < kTable * kCopies; i += kThreads)
-      table[i] = taps.wr[min(i / kCopies, 255)];
-  }
   __syncthreads();
-  const uint32_t tbase =
-      uint32_t(__cvta_generic_to_shared(table)) + 4u * uint32_t(tid & 31) - (kMagicBits << 7);
-  row_pass<R, Bilateral, G::THI>(tile, mid, 0, tbase, taps);
+  row_pass<R, G::THI>(tile, mid, 0, taps);
   __syncthreads();
 
   constexpr int kCarry = 2 * R * (kTileW / 4), kKeep = (kCarry + kThreads - 1) / kThreads;
@@ -319,7 +231,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks
       }
       __pipeline_commit();
     }
-    column_pass<R, Bilateral>(mid, out, tx0, ty0, w, h, tbase, taps);
+    column_pass<R>(mid, out, tx0, ty0, w, h, taps);
     if (!more) break;
     __syncthreads();
     // mid rows 64 .. 64 + 2R - 1 become rows 0 .. 2R - 1.
@@ -336,12 +248,12 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks
       const int i = tid + p * kThreads;
       if (i < kCarry) reinterpret_cast<float4*>(mid)[i] = keep[p];
     }
-    row_pass<R, Bilateral, kTileH>(tile, mid, 2 * R, tbase, taps);
+    row_pass<R, kTileH>(tile, mid, 2 * R, taps);
     __syncthreads();
   }
 }
 
-// ---- The bilateral with shared pair weights (launch_bilateral_fused variant 1) ----
+// ---- The bilateral with shared pair weights ----
 //
 // The range weight of a tap pair is symmetric: output x at tap +k and output x + k at tap -k
 // both weigh wr[|p(x) - p(x + k)|] * ws[k] (ws[k] = ws[-k] exactly), so a thread that walks a
@@ -349,7 +261,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (kMinBlocks
 // about R + R(R+1) / (2 run) lookups an output instead of 2R. Walking the pairs by their first
 // element, each output still receives its taps in the CPU's order -R .. R (tap -k from the pair
 // that starts k before it, then the centre, then its own pairs k = 1 .. R), so the sums are the
-// old kernel's, term for term. Row pass: 32 outputs a thread, the level differences of 4 pairs
+// CPU's, term for term. Row pass: 32 outputs a thread, the level differences of 4 pairs
 // in one vabsdiff4 of byte words; column pass: 2 adjacent columns x 16 rows a thread, the
 // intermediate kept as uint16 and the two columns' differences (|p - c| + 128, the CPU's
 // rounding to a level) in one max/min/subtract of 16-bit pairs. The range table is [d][64]
@@ -532,7 +444,7 @@ __device__ __forceinline__ void pair_column_pass(const uint16_t* mid, Out8 out, 
   }
 }
 
-// fused_kernel's strip walk with the pair-shared passes and a uint16 intermediate.
+// gauss_fused_kernel's strip walk with the pair-shared passes and a uint16 intermediate.
 template <int R>
 __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 2))
     pair_bilateral_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h, int strip,
@@ -608,76 +520,44 @@ int auto_strip(int tile_cols, int tile_rows, size_t smem) {
   return std::max(1, tile_rows);
 }
 
-template <int R, bool Bilateral>
-void launch_fused(const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
-                  cudaStream_t stream, int strip) {
-  constexpr size_t smem = Geom<R>::template smem<Bilateral>();
-  static const cudaError_t attr = cudaFuncSetAttribute(
-      fused_kernel<R, Bilateral>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  SWL_CUDA_CHECK(attr);
-  const int tile_cols = (w + kTileW - 1) / kTileW, tile_rows = (h + kTileH - 1) / kTileH;
-  if (strip <= 0) strip = auto_strip<fused_kernel<R, Bilateral>>(tile_cols, tile_rows, smem);
-  strip = std::min(strip, tile_rows);
-  const dim3 grid(unsigned(tile_cols), unsigned((tile_rows + strip - 1) / strip));
-  fused_kernel<R, Bilateral><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, strip, taps);
-  SWL_CUDA_CHECK_LAUNCH();
-}
-
-template <int R>
-void launch_pair_bilateral(const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
-                           cudaStream_t stream, int strip) {
-  constexpr size_t smem = pair_smem<R>();
-  static const cudaError_t attr = cudaFuncSetAttribute(
-      pair_bilateral_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  SWL_CUDA_CHECK(attr);
-  const int tile_cols = (w + kTileW - 1) / kTileW, tile_rows = (h + kTileH - 1) / kTileH;
-  if (strip <= 0) strip = auto_strip<pair_bilateral_kernel<R>>(tile_cols, tile_rows, smem);
-  strip = std::min(strip, tile_rows);
-  const dim3 grid(unsigned(tile_cols), unsigned((tile_rows + strip - 1) / strip));
-  pair_bilateral_kernel<R><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, strip, taps);
-  SWL_CUDA_CHECK_LAUNCH();
-}
-
-template <int R = 1>
-void dispatch_pair(int r, const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
+// Launches Kernel over the image's tile columns, a block a strip of `strip` tiles (0: auto_strip).
+template <auto Kernel>
+void launch_strips(size_t smem, const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
                    cudaStream_t stream, int strip) {
-  if constexpr (R <= kMaxBilateralRadius) {
-    if (r == R) return launch_pair_bilateral<R>(d_in, out, w, h, taps, stream, strip);
-    dispatch_pair<R + 1>(r, d_in, out, w, h, taps, stream, strip);
-  } else {
-    SWL_CHECK(false, "bilateral: radius out of range");
-  }
-}
-
-template <bool Bilateral, int R = 1>
-void dispatch(int r, const uint8_t* d_in, Out8 out, int w, int h, const FusedTaps& taps,
-              cudaStream_t stream, int strip) {
-  constexpr int kMax = Bilateral ? kMaxBilateralRadius : kMaxGaussianRadius;
-  if constexpr (R <= kMax) {
-    if (r == R) return launch_fused<R, Bilateral>(d_in, out, w, h, taps, stream, strip);
-    dispatch<Bilateral, R + 1>(r, d_in, out, w, h, taps, stream, strip);
-  } else {
-    SWL_CHECK(false,
-              Bilateral ? "bilateral: radius out of range" : "Gaussian: radius out of range");
-  }
+  static const cudaError_t attr =
+      cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  SWL_CUDA_CHECK(attr);
+  const int tile_cols = (w + kTileW - 1) / kTileW, tile_rows = (h + kTileH - 1) / kTileH;
+  if (strip <= 0) strip = auto_strip<Kernel>(tile_cols, tile_rows, smem);
+  strip = std::min(strip, tile_rows);
+  const dim3 grid(unsigned(tile_cols), unsigned((tile_rows + strip - 1) / strip));
+  Kernel<<<grid, kThreads, smem, stream>>>(d_in, out, w, h, strip, taps);
+  SWL_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
 void launch_gaussian_fused(const uint8_t* d_in, Out8 out, int w, int h,
                            const std::vector<float>& weights, cudaStream_t stream,
-                           int strip_tiles) {
+                           StripOptions strips) {
   SWL_CHECK(weights.size() % 2 == 1 && weights.size() <= 2 * kMaxGaussianRadius + 1,
             "Gaussian: bad kernel size");
   SWL_CHECK(w > 0 && h > 0, "Gaussian: empty image");
   FusedTaps taps{};
   for (size_t i = 0; i < weights.size(); ++i) taps.w[i] = weights[i];
-  dispatch<false>(int(weights.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
+  with_radius<kMaxGaussianRadius>(
+      int(weights.size() / 2),
+      [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        launch_strips<gauss_fused_kernel<R>>(Geom<R>::smem, d_in, out, w, h, taps, stream,
+                                             strips.strip_tiles);
+      },
+      "Gaussian: radius out of range");
 }
 
-void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
-                            const std::vector<float>& spatial, const std::array<float, 256>& range,
-                            cudaStream_t stream, int strip_tiles, int variant) {
+void launch_bilateral(const uint8_t* d_in, Out8 out, int w, int h,
+                      const std::vector<float>& spatial, const std::array<float, 256>& range,
+                      cudaStream_t stream, StripOptions strips) {
   SWL_CHECK(spatial.size() % 2 == 1 && spatial.size() <= 2 * kMaxBilateralRadius + 1,
             "bilateral: bad kernel size");
   SWL_CHECK(w > 0 && h > 0, "bilateral: empty image");
@@ -685,10 +565,14 @@ void launch_bilateral_fused(const uint8_t* d_in, Out8 out, int w, int h,
   for (size_t i = 0; i < spatial.size(); ++i) taps.w[i] = spatial[i];
   for (size_t i = 0; i < 256; ++i) taps.wr[i] = range[i];
   taps.centre = spatial[spatial.size() / 2] * range[0];  // the CPU's product for d = 0
-  if (variant == 1)
-    dispatch_pair(int(spatial.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
-  else
-    dispatch<true>(int(spatial.size() / 2), d_in, out, w, h, taps, stream, strip_tiles);
+  with_radius<kMaxBilateralRadius>(
+      int(spatial.size() / 2),
+      [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        launch_strips<pair_bilateral_kernel<R>>(pair_smem<R>(), d_in, out, w, h, taps, stream,
+                                                strips.strip_tiles);
+      },
+      "bilateral: radius out of range");
 }
 
 }  // namespace sweepline::gpu::cuda

@@ -1,17 +1,19 @@
-// Both passes of the separable Gaussian on the tensor cores (sm_80+): each pass is a product
-// with a banded Toeplitz matrix of the weights, computed by integer mma.sync (m16n8k32, u8 x u8
-// -> s32, exact).
+// Both passes of the separable Gaussian on the tensor cores (sm_80+; filter_kernels.hpp): each
+// pass is a product with a banded Toeplitz matrix of the weights, computed by integer mma.sync
+// (m16n8k32, u8 x u8 -> s32, exact).
 //
 // Why integers: the input bytes are u8 operands as they are (no conversion instruction at all),
 // the accumulation is exact, and every rounding is a shift. The weights become W_k =
-// rint(w_k * 2^23) in three byte slices (W = s0 + 256 s1 + 65536 s2), one mma per slice. The
-// row pass gives S = sum W_k x_k exactly, and the 8.8 intermediate is the CPU's
-// trunc(acc * 256 + 0.5) = (S + 2^14) >> 15. The intermediate (16 bits) is kept as two byte
-// planes, hi and lo, transposed ([x][y]) so that the column pass reads 4 consecutive rows as one
-// 32-bit word. Column pass: sum W_k mid_k / 256 = (s0 H + s1 L) + 256 (s1 H + s2 L) + 65536 s2 H
-// (+ s0 L / 256, dropped: below 0.001 of a level), 5 mma per step, and the CPU's
-// trunc(v / 256 + 0.5) is one shift. The only differences to the CPU are the weights' rounding
-// to 2^-23 and the CPU's own float rounding (within one level, see tests/gpu/test_gpu_filters).
+// rint(w_k * 2^16), the centre tap set so that they sum to exactly 2^16 (a constant image stays
+// unchanged), in two byte slices (W = s0 + 256 s1), one mma per slice. The row pass gives S =
+// sum W_k x_k exactly, and the 8.8 intermediate is the CPU's trunc(acc * 256 + 0.5) =
+// (S + 2^7) >> 8. The intermediate (16 bits) is kept as two byte planes, hi and lo, transposed
+// ([x][y]) so that the column pass reads 4 consecutive rows as one 32-bit word. Column pass:
+// sum W_k mid_k = s0 L + 256 (s0 H + s1 L) + 65536 s1 H exactly (below 2^32 as the weights sum
+// to 2^16), 4 mma per step, and the CPU's trunc(v / 256 + 0.5) is one shift. The only
+// differences to the CPU are the weights' rounding to 2^-17 and the CPU's own float rounding
+// (within one level, see tests/gpu/cuda/test_gpu_filters.cpp). Three slices (weights to 2^-23,
+// 6 + 5 mma a step) measured slower: docs/decisions/0014-gaussian.md.
 //
 // Layout: a 256-thread block owns a 128 x TH output tile. Row pass: warp w computes output
 // columns 16w .. 16w + 15 (the Toeplitz matrix is the constant A operand, kept in registers;
@@ -19,19 +21,18 @@
 // Toeplitz matrix is again A (16 output rows), the transposed planes are B (8 columns). Outputs
 // are staged in shared memory and written as 16-byte stores.
 //
-// The input tile is copied with cp.async, every copy of a thread in flight at once (a load-store
-// loop of 8-byte words cost ~13 full global latencies in a row per block, docs/perf/filters.md).
-// Weight slices (template SL, launch_gaussian_mma's `variant`): 3 (variant 0) as above; 2
-// (variant 2, what launch_gaussian_best runs) W = rint(w * 2^16) with the centre tap set so
-// that the sum is exactly 2^16: 4 + 4 mma per step instead of 6 + 5, weights rounded to 2^-17.
+// The input tile is copied with cp.async, every copy of a thread in flight at once (a
+// load-store loop of 8-byte words cost ~13 full global latencies in a row per block).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "gpu/cuda/cuda_check.hpp"
+#include "gpu/cuda/filter_kernels.hpp"
 #include "gpu/cuda/launch_bounds.cuh"
-#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/radius_dispatch.hpp"
 #include "gpu/cuda/surface_store.cuh"
 #include "gpu/fixed_point.hpp"
 
@@ -47,10 +48,11 @@ constexpr int kStagePitch = kTileW + 16;  // output staging rows: 36 words, conf
 // parameter (constant bank) serialise across a warp's distinct addresses: that made the first
 // version 3x slower than the FMA kernel.
 constexpr int kBandPad = 32, kBand = 4 * kBandPad;  // bytes per slice; t from -22 to 67 read
+constexpr int kSl = 2;                              // weight byte slices
 
 // Weight byte slices, [slice][tap] (tap 0 .. 2R).
 struct MmaTaps {
-  unsigned char wb[3][2 * kMaxGaussianRadius + 1];
+  unsigned char wb[kSl][2 * kMaxGaussianRadius + 1];
 };
 
 // A pitch >= need with pitch % 32 == 16 bytes (an odd multiple of 4 words mod 32 banks): the
@@ -71,7 +73,7 @@ struct MmaGeom {
   static constexpr int TWI = bank_pitch(imax(kTileW + 2 * A, kTileW - 16 + 32 * KR));
   static constexpr int P = bank_pitch(imax(NT * 8, TH - 16 + 32 * KC));  // plane pitch
   static constexpr int kIn = NT * 8 * TWI;  // input tile bytes (then the output staging)
-  static constexpr size_t smem = size_t(kIn) + 2u * kTileW * P + 3u * kBand;
+  static constexpr size_t smem = size_t(kIn) + 2u * kTileW * P + size_t(kSl) * kBand;
   static_assert(TH * kStagePitch <= kIn, "output staging must fit in the input tile");
   static_assert(KR <= 2 && KC <= 2, "radius too large for two k-steps");
 };
@@ -142,7 +144,11 @@ __device__ __forceinline__ void cp_async(uint8_t* dst, const uint8_t* src) {
 
 #endif
 
-template <int R, int TH, int SL>
+// The tile height for radius R: 128 rows halve the row pass's apron a row where it is large.
+template <int R>
+constexpr int kMmaTileRows = R >= kGaussianMmaTallMinRadius ? 128 : 64;
+
+template <int R, int TH>
 __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 && R <= 12 ? 4 : 3)))
     gauss_mma_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int h,
                      const __grid_constant__ MmaTaps taps) {
@@ -152,10 +158,9 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
   uint8_t* tile = smem;              // [NT * 8][TWI] input, then [TH][kStagePitch] output
   uint8_t* plane_h = smem + G::kIn;  // [kTileW][P] high bytes of the intermediate
   uint8_t* plane_l = plane_h + kTileW * G::P;
-  uint8_t* band = plane_l + kTileW * G::P;  // [3][kBand] weight slices, zero-padded
+  uint8_t* band = plane_l + kTileW * G::P;  // [kSl][kBand] weight slices, zero-padded
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, q = lane & 3;
   const int tx0 = blockIdx.x * kTileW, ty0 = blockIdx.y * TH;
-  constexpr int kSl = SL;  // weight byte slices
 
   {
     // Chunks of 16 bytes where the apron keeps them aligned (A = 16), else 8. Edge chunks (and
@@ -191,8 +196,8 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
     const int x0 = 16 * warp + g;
 #pragma unroll 2
     for (int nt = 0; nt < G::NT; ++nt) {
-      // The rounding constant: 2^14 of the >> 15 (three slices), 2^7 of the >> 8 (two).
-      constexpr int kHalf = kSl == 3 ? 1 << 14 : 1 << 7;
+      // The rounding constant of the >> 8.
+      constexpr int kHalf = 1 << 7;
       int acc[kSl][4] = {{kHalf, kHalf, kHalf, kHalf}};
       uint32_t b[4];
       if (G::KR == 2)
@@ -205,12 +210,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
         for (int sl = 0; sl < kSl; ++sl) mma_u8(acc[sl], a[s][sl], b[2 * s], b[2 * s + 1]);
       uint32_t m[4];
 #pragma unroll
-      for (int r = 0; r < 4; ++r)
-        if constexpr (kSl == 3)
-          m[r] = (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8) + (uint32_t(acc[2][r]) << 16)) >>
-                 15;
-        else
-          m[r] = (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8)) >> 8;
+      for (int r = 0; r < 4; ++r) m[r] = (uint32_t(acc[0][r]) + (uint32_t(acc[1][r]) << 8)) >> 8;
       // m[0], m[1]: column x0, rows 2q, 2q + 1; m[2], m[3]: column x0 + 8.
       const int y = nt * 8 + 2 * q;
       *reinterpret_cast<uint16_t*>(plane_l + x0 * G::P + y) =
@@ -236,42 +236,27 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
         // ldmatrix rows: plane row (column) 8 nt + lane % 8; h0, h1, l0, l1 from lanes / 8.
         const uint8_t* src = ((lane & 16) ? plane_l : plane_h) + (8 * nt + (lane & 7)) * G::P +
                              16 * mt + 16 * ((lane >> 3) & 1);
-        // Three slices: five accumulators, so that no mma waits for another: [3] and [4] join
-        // [0] and [1]. Two slices: sum W mid = s0 L + 256 (s0 H + s1 L) + 65536 s1 H exactly
-        // (< 2^32 as the weights sum to 2^16), four accumulators.
-        constexpr int kAcc = kSl == 3 ? 5 : 4, kHalf = kSl == 3 ? 1 << 22 : 1 << 23;
+        // sum W mid = s0 L + 256 (s0 H + s1 L) + 65536 s1 H exactly (< 2^32 as the weights sum
+        // to 2^16), four accumulators, so that no mma waits for another.
+        constexpr int kAcc = 4, kHalf = 1 << 23;
         int acc[kAcc][4] = {{kHalf, kHalf, kHalf, kHalf}};
 #pragma unroll
         for (int s = 0; s < G::KC; ++s) {
           uint32_t b[4];
           ldsm_x4(b, src + 32 * s);
           const uint32_t h0 = b[0], h1 = b[1], l0 = b[2], l1 = b[3];
-          if constexpr (kSl == 3) {
-            mma_u8(acc[0], a[s][0], h0, h1);  // scale 1: s0 H + s1 L
-            mma_u8(acc[3], a[s][1], l0, l1);
-            mma_u8(acc[1], a[s][1], h0, h1);  // scale 256: s1 H + s2 L
-            mma_u8(acc[4], a[s][kSl - 1], l0, l1);
-            mma_u8(acc[2], a[s][kSl - 1], h0, h1);  // scale 65536: s2 H
-          } else {
-            mma_u8(acc[0], a[s][0], l0, l1);  // scale 1: s0 L
-            mma_u8(acc[1], a[s][0], h0, h1);  // scale 256: s0 H + s1 L
-            mma_u8(acc[2], a[s][1], l0, l1);
-            mma_u8(acc[3], a[s][1], h0, h1);  // scale 65536: s1 H
-          }
+          mma_u8(acc[0], a[s][0], l0, l1);  // scale 1: s0 L
+          mma_u8(acc[1], a[s][0], h0, h1);  // scale 256: s0 H + s1 L
+          mma_u8(acc[2], a[s][1], l0, l1);
+          mma_u8(acc[3], a[s][1], h0, h1);  // scale 65536: s1 H
         }
         uint32_t lv[4];
 #pragma unroll
         for (int r = 0; r < 4; ++r)
-          if constexpr (kSl == 3)
-            lv[r] = min((uint32_t(acc[0][r] + acc[3][r]) + (uint32_t(acc[1][r] + acc[4][r]) << 8) +
-                         (uint32_t(acc[2][r]) << 16)) >>
-                            23,
-                        255u);
-          else
-            lv[r] = min((uint32_t(acc[0][r]) + (uint32_t(acc[1][r] + acc[2][r]) << 8) +
-                         (uint32_t(acc[3][r]) << 16)) >>
-                            24,
-                        255u);
+          lv[r] = min((uint32_t(acc[0][r]) + (uint32_t(acc[1][r] + acc[2][r]) << 8) +
+                       (uint32_t(acc[3][r]) << 16)) >>
+                          24,
+                      255u);
         // lv[0], lv[1]: row 16 mt + g, columns 8 nt + 2q, + 1; lv[2], lv[3]: row + 8.
         uint8_t* st = tile + (16 * mt + g) * kStagePitch + 8 * nt + 2 * q;
         *reinterpret_cast<uint16_t*>(st) = uint16_t(__byte_perm(lv[0], lv[1], 0x40));
@@ -302,37 +287,17 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, (TH == 64 &
 #endif
 }
 
-template <int R, int TH, int SL>
+template <int R>
 void launch_mma(const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
                 cudaStream_t stream) {
+  constexpr int TH = kMmaTileRows<R>;
   constexpr size_t smem = MmaGeom<R, TH>::smem;
   static const cudaError_t attr = cudaFuncSetAttribute(
-      gauss_mma_kernel<R, TH, SL>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      gauss_mma_kernel<R, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   SWL_CUDA_CHECK(attr);
   const dim3 grid(unsigned((w + kTileW - 1) / kTileW), unsigned((h + TH - 1) / TH));
-  gauss_mma_kernel<R, TH, SL><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
+  gauss_mma_kernel<R, TH><<<grid, kThreads, smem, stream>>>(d_in, out, w, h, taps);
   SWL_CUDA_CHECK_LAUNCH();
-}
-
-template <int R, int SL>
-void launch_rows(int tile_rows, const uint8_t* d_in, Out8 out, int w, int h, const MmaTaps& taps,
-                 cudaStream_t stream) {
-  if (tile_rows == 128) return launch_mma<R, 128, SL>(d_in, out, w, h, taps, stream);
-  launch_mma<R, 64, SL>(d_in, out, w, h, taps, stream);
-}
-
-template <int R = 1>
-void dispatch(int r, int tile_rows, int variant, const uint8_t* d_in, Out8 out, int w, int h,
-              const MmaTaps& taps, cudaStream_t stream) {
-  if constexpr (R <= kMaxGaussianRadius) {
-    if (r == R) {
-      if (variant == 2) return launch_rows<R, 2>(tile_rows, d_in, out, w, h, taps, stream);
-      return launch_rows<R, 3>(tile_rows, d_in, out, w, h, taps, stream);
-    }
-    dispatch<R + 1>(r, tile_rows, variant, d_in, out, w, h, taps, stream);
-  } else {
-    SWL_CHECK(false, "Gaussian (tensor cores): radius out of range");
-  }
 }
 
 }  // namespace
@@ -348,14 +313,11 @@ bool gaussian_mma_available() {
 }
 
 void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
-                         const std::vector<float>& weights, cudaStream_t stream, int tile_rows,
-                         int variant) {
+                         const std::vector<float>& weights, cudaStream_t stream) {
   SWL_CHECK(weights.size() % 2 == 1 && weights.size() >= 3 &&
                 weights.size() <= 2 * kMaxGaussianRadius + 1,
             "Gaussian (tensor cores): bad kernel size");
   SWL_CHECK(w > 0 && h > 0, "Gaussian (tensor cores): empty image");
-  SWL_CHECK(tile_rows == 64 || tile_rows == 128, "Gaussian (tensor cores): tile rows 64 or 128");
-  SWL_CHECK(variant == 0 || variant == 2, "Gaussian (tensor cores): variant 0 or 2");
   SWL_CHECK(gaussian_mma_available(), "Gaussian (tensor cores): needs compute capability 8.0");
   MmaTaps taps{};
   const size_t n = weights.size(), c = n / 2;
@@ -363,30 +325,30 @@ void launch_gaussian_mma(const uint8_t* d_in, Out8 out, int w, int h,
   long off_centre = 0;
   for (size_t i = 0; i < n; ++i) {
     SWL_CHECK(weights[i] >= 0.0f && weights[i] < 1.0f, "Gaussian (tensor cores): bad weight");
-    // Three slices: W < 2^23 (three bytes). Two: W < 2^16, and the centre tap makes the sum
-    // exactly 2^16 (the column pass's exact sum then stays below 2^32).
-    v[i] = std::lrint(double(weights[i]) * (variant == 2 ? 65536.0 : 8388608.0));
+    // W < 2^16, and the centre tap makes the sum exactly 2^16 (the column pass's exact sum then
+    // stays below 2^32).
+    v[i] = std::lrint(double(weights[i]) * 65536.0);
     if (i != c) off_centre += v[i];
   }
-  if (variant == 2) {
-    v[c] = 65536 - off_centre;
-    SWL_CHECK(v[c] >= 0 && v[c] >= v[c - 1],
-              "Gaussian (tensor cores): weights not a normalised Gaussian");
-    // A centre tap of 2^16 (tiny sigma: the other taps round to 0) needs three slices.
-    if (v[c] > 65535) return launch_gaussian_mma(d_in, out, w, h, weights, stream, tile_rows, 0);
-  }
+  v[c] = 65536 - off_centre;
+  SWL_CHECK(v[c] >= 0 && v[c] >= v[c - 1],
+            "Gaussian (tensor cores): weights not a normalised Gaussian");
+  // A centre tap of 2^16 (tiny sigma: the other taps round to 0) does not fit two slices; the
+  // multiply-add kernel takes it.
+  if (v[c] > 65535) return launch_gaussian_fused(d_in, out, w, h, weights, stream);
   for (size_t i = 0; i < n; ++i)
-    for (int s = 0; s < 3; ++s) taps.wb[s][i] = static_cast<unsigned char>((v[i] >> (8 * s)) & 255);
-  dispatch(int(c), tile_rows, variant, d_in, out, w, h, taps, stream);
+    for (int sl = 0; sl < kSl; ++sl)
+      taps.wb[sl][i] = static_cast<unsigned char>((v[i] >> (8 * sl)) & 255);
+  with_radius<kMaxGaussianRadius>(
+      int(c), [&](auto r) { launch_mma<decltype(r)::value>(d_in, out, w, h, taps, stream); },
+      "Gaussian (tensor cores): radius out of range");
 }
 
-void launch_gaussian_best(const uint8_t* d_in, Out8 out, int w, int h,
-                          const std::vector<float>& weights, cudaStream_t stream) {
+void launch_gaussian(const uint8_t* d_in, Out8 out, int w, int h, const std::vector<float>& weights,
+                     cudaStream_t stream) {
   const int r = int(weights.size() / 2);
-  // 128-row tiles halve the row pass's apron (2R rows a tile) where it is large. Two weight
-  // slices (variant 2): sigma 5 43 -> 38 us on the H100 (docs/perf/filters.md, 09:46 UTC).
   if (r >= kGaussianMmaMinRadius && gaussian_mma_available())
-    launch_gaussian_mma(d_in, out, w, h, weights, stream, r >= 9 ? 128 : 64, 2);
+    launch_gaussian_mma(d_in, out, w, h, weights, stream);
   else
     launch_gaussian_fused(d_in, out, w, h, weights, stream);
 }

@@ -1,7 +1,5 @@
 #include "gpu/cuda/host_copy.hpp"
 
-#include "gpu/cuda/env_switch.hpp"
-
 #include <algorithm>
 #include <cstring>
 
@@ -33,11 +31,6 @@ void copy_for_upload(uint8_t* dst, const uint8_t* src, size_t n) {
 #else
   std::memcpy(dst, src, n);
 #endif
-}
-
-bool upload_stream_enabled() {
-  static const bool on = env_switch("SWEEPLINE_UPLOAD_STREAM", true);
-  return on;
 }
 
 }  // namespace sweepline::gpu::cuda

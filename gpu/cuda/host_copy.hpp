@@ -8,11 +8,8 @@ namespace sweepline::gpu::cuda {
 
 // memcpy(dst, src, n) with non-temporal (streaming) stores where the CPU has them (x86-64), so
 // that the copied lines go to memory instead of staying dirty in the CPU's caches, where the
-// device's DMA read would have to fetch them from. Plain memcpy elsewhere.
+// device's DMA read would have to fetch them from (docs/decisions/0017-upload-staging.md).
+// Plain memcpy elsewhere.
 void copy_for_upload(uint8_t* dst, const uint8_t* src, size_t n);
-
-// Whether the pipeline stages uploads with copy_for_upload (true) or memcpy:
-// SWEEPLINE_UPLOAD_STREAM=0/1 overrides the default once per process (for the benchmark).
-bool upload_stream_enabled();
 
 }  // namespace sweepline::gpu::cuda

@@ -1,16 +1,16 @@
 #pragma once
-// Max-hold's arithmetic route (MaxHoldTable::kArith, scan_maxhold.cu): no per-pixel span table.
-// A thread takes 4 horizontal pixels (x0 a multiple of 4). From its first pixel's polar position
-// (fast approximations: MUFU rsqrt and reciprocal, a short arctangent) it steps
-// the two quantities a pixel needs, u - rho (first bin) and v - w (first azimuth), in 16.16
-// fixed point, half a unit low; a 1-byte code a pixel, built once per geometry on the same
-// device from the exact spans (swl_pixel_span, the CPU's), corrects both by 0 or +1 and holds
-// the span's bins - 1 and azimuth rows - 1. One texture gather a pixel (one more per further 2
-// azimuth rows) then reads the span from a CUDA array of two halves: the frame and its 3-bin
-// range maxima (PolarTexture with a range-max half). A pixel the code cannot describe (more than
-// 16 azimuth rows (8 without kArithWide) or 4 bins, a single bin, a correction out of range) is
-// coded kCodeSlow and its whole tile goes the per-pixel way, so the route gives the CPU's
-// maximum by construction (docs/perf/scan.md).
+// Max-hold's arithmetic route (scan_maxhold.cu): no per-pixel span table. A thread takes 4
+// horizontal pixels (x0 a multiple of 4). From its first pixel's polar position (fast
+// approximations: MUFU rsqrt and reciprocal, a short arctangent) it steps the two quantities a
+// pixel needs, u - rho (first bin) and v - w (first azimuth), in 16.16 fixed point, half a unit
+// low; a 1-byte code a pixel, built once per geometry on the same device from the exact spans
+// (swl_pixel_span, the CPU's), corrects both by 0 or +1 and holds the span's bins - 1 and
+// azimuth rows - 1. One texture gather a pixel (one more per further 2 azimuth rows) then reads
+// the span from a CUDA array of two halves: the frame and its 3-bin range maxima (PolarTexture
+// with a range-max half). A pixel the code cannot describe (more than kMaxHoldCodeRows azimuth
+// rows or 4 bins, a single bin, a correction out of range) is coded kCodeSlow and its whole tile
+// goes the per-pixel way, so the route gives the CPU's maximum by construction
+// (docs/decisions/0013-scan-max-hold.md).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -99,8 +99,8 @@ __device__ __forceinline__ int arith_a0(const ArithGroup& g, int i) {
 }
 
 // The code of the group's pixel i whose exact span is sp (u < bins): bit 0 the correction of
-// r0, bit 1 that of a0, bits 2-3 bins - 1 (1..3), bits 4-7 azimuth rows - 1 (0..max_na - 1;
-// max_na 8 or 16). The two codes that would collide with kCodeZero and kCodeSlow (16 rows of 4
+// r0, bit 1 that of a0, bits 2-3 bins - 1 (1..3), bits 4-7 azimuth rows - 1 (0..max_na - 1,
+// max_na <= 16). The two codes that would collide with kCodeZero and kCodeSlow (16 rows of 4
 // bins, a0 corrected) are coded slow.
 __device__ __forceinline__ uint8_t arith_code(const ScanSetup& s, const ArithGroup& g, int i,
                                               const PixelSpan& sp, int max_na) {

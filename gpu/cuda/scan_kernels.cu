@@ -1,18 +1,19 @@
-// Scan conversion on the GPU: nearest and bilinear (a block per 32 x 32 or 32 x 64 pixels, the
-// per-row and per-column parts of the polar arithmetic shared by the block, each gather
-// instruction of a warp reading the cells of a compact 8 x 4 pixel patch; optionally through a
-// polar window staged in shared memory, measured slower; bilinear also through the frame's CUDA
-// array, one tex2Dgather a pixel, the pipeline's; unstaged, by default a block also writes its
-// tile's three mirror images about the display's centre lines, sharing their polar arithmetic
-// where the pixel grid is symmetric), the direct per-pixel max-hold, the azimuth pyramid, and
-// PolarTexture. The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit);
-// max-hold through the per-geometry table is in scan_maxhold.cu.
+// Scan conversion on the GPU (gpu/cuda/scan_kernels.hpp): nearest and bilinear (a block per
+// 32 x 32 or 32 x 64 pixels, the per-row and per-column parts of the polar arithmetic shared by
+// the block, each gather instruction of a warp reading the cells of a compact 8 x 4 pixel patch;
+// on a display of whole 8-pixel column groups and even height a block also writes its tile's
+// three mirror images about the display's centre lines, sharing their polar arithmetic where the
+// pixel grid is symmetric about the radar; bilinear also through the frame's CUDA array, one
+// tex2Dgather a pixel), the direct per-pixel max-hold, the azimuth pyramid, and PolarTexture.
+// The arithmetic is gpu/scan_math.hpp's (the CPU's, bit for bit); max-hold through the
+// per-geometry table is in scan_maxhold.cu. Why these kernels and no others:
+// docs/decisions/0012-scan-nearest-bilinear.md.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpu/cuda/pipeline_kernels.hpp"
+#include "gpu/cuda/scan_kernels.hpp"
 #include "gpu/cuda/scan_staging.cuh"
 #include "gpu/fixed_point.hpp"
 
@@ -49,8 +50,6 @@ __global__ void scan_maxhold_direct_kernel(ScanSetup s, const uint8_t* __restric
   store4(s, out, surf, x0, y, v);
 }
 
-enum : int { kWinZero = 0, kWinStaged = 1, kWinDirect = 2 };
-
 // The distance from the radar to the nearest pixel centre of x_lo..x_hi, y_lo..y_hi (plain
 // float math: a hint, used with a margin of 2 bins).
 __device__ __forceinline__ float rect_min_distance(const ScanSetup& s, int x_lo, int x_hi, int y_lo,
@@ -66,66 +65,6 @@ __device__ __forceinline__ bool rect_past_range(const ScanSetup& s, int x_lo, in
                                                 int y_hi) {
   return rect_min_distance(s, x_lo, x_hi, y_lo, y_hi) >= float(s.bins) + 2.0f;
 }
-
-// The window of a block's pixel centres (x_lo..x_hi, y_lo..y_hi) for nearest / bilinear, from
-// the rectangle's corners (plain float math: the window is only a hint, every pixel checks that
-// its cells lie inside it and reads the frame itself otherwise). Called by the whole warp 0.
-__device__ void block_window(const ScanSetup& s, int x_lo, int x_hi, int y_lo, int y_hi, float off,
-                             bool stage, Window& win, int& mode) {
-  const int lane = int(threadIdx.x & 31u);
-  if (!stage) {  // only whether every pixel centre lies past the range
-    if (lane == 0) {
-      win = Window{};
-      mode = rect_past_range(s, x_lo, x_hi, y_lo, y_hi) ? kWinZero : kWinDirect;
-    }
-    return;
-  }
-  // Lanes 0-3: the rectangle's corners.
-  const float e = s.east0 + float((lane & 1) ? x_hi : x_lo) * s.step;
-  const float n = s.north0 - float((lane & 2) ? y_hi : y_lo) * s.step;
-  float umax = sqrtf(e * e + n * n);
-  const float v = atan2f(e, n) * s.az_per_rad;  // (-A/2, A/2]
-  const float v0 = __shfl_sync(0xFFFFFFFFu, v, 0);
-  const float A = float(s.azimuths);
-  float dv = v - v0;
-  if (dv > 0.5f * A) dv -= A;
-  if (dv < -0.5f * A) dv += A;
-  float dmin = dv, dmax = dv;
-#pragma unroll
-  for (int o = 1; o <= 2; o <<= 1) {
-    umax = fmaxf(umax, __shfl_xor_sync(0xFFFFFFFFu, umax, o));
-    dmin = fminf(dmin, __shfl_xor_sync(0xFFFFFFFFu, dmin, o));
-    dmax = fmaxf(dmax, __shfl_xor_sync(0xFFFFFFFFu, dmax, o));
-  }
-  if (lane != 0) return;
-  win = Window{};
-  const float umin = rect_min_distance(s, x_lo, x_hi, y_lo, y_hi);
-  if (umin >= float(s.bins) + 2.0f) {  // every pixel centre past the range
-    mode = kWinZero;
-    return;
-  }
-  mode = kWinDirect;
-  if (!(umin > 0.0f)) return;  // the radar inside: every azimuth
-  int a_lo = int(floorf(v0 + dmin - off)) - 2, a_hi = int(floorf(v0 + dmax - off)) + 3;
-  int r_lo = max(0, int(floorf(umin - off)) - 2),
-      r_hi = min(s.bins - 1, int(floorf(umax - off)) + 3);
-  if ((s.bins & 15) == 0) r_lo &= ~15;
-  if (r_hi < r_lo) return;
-  const int n_az = a_hi - a_lo + 1, n_r = r_hi - r_lo + 1;
-  if (n_az > s.azimuths || n_az * window_pitch(n_r) > kStageBytes) return;
-  a_lo %= s.azimuths;
-  if (a_lo < 0) a_lo += s.azimuths;
-  win.a_lo = a_lo;
-  win.n_az = n_az;
-  win.r_lo = r_lo;
-  win.n_r = n_r;
-  win.pitch = window_pitch(n_r);
-  mode = kWinStaged;
-}
-
-// Bilinear reads: the frame's bytes (kFromFrame), the PolarTexture's gathers (kFromTexture), or
-// the 2026-11-23 arithmetic with its int-float conversions (kV1, kept for the benchmark).
-enum : int { kFromFrame = 0, kFromTexture = 1, kV1 = 2 };
 
 // 2^23 + c for a level c: differences of two are exact, and so is c after subtracting 2^23.
 __device__ __forceinline__ float biased(unsigned c) {
@@ -182,26 +121,19 @@ __device__ __forceinline__ float exact_v_k(const ScanSetup& s, const AzConsts& k
 }
 
 // The level of the pixel at polar position (u < bins, v), exactly as swl_nearest /
-// swl_bilinear (gpu/scan_math.hpp) compute it, the cells read from the staged window when they
-// lie inside it (else from the frame or, bilinear with kFromTexture, from the texture).
-template <ScanMode M, int BV>
+// swl_bilinear (gpu/scan_math.hpp) compute it, the cells read from the frame or, bilinear with
+// Tex, from the texture.
+template <ScanMode M, bool Tex>
 __device__ __forceinline__ uint8_t level_at(const ScanSetup& s, const uint8_t* __restrict__ polar,
-                                            cudaTextureObject_t tex, const uint8_t* sm,
-                                            const Window& w, bool staged, float u, float v) {
+                                            cudaTextureObject_t tex, float u, float v) {
   const size_t b = size_t(s.bins);
   if (M == ScanMode::Nearest) {
     const int r = floor_small(u);
     int a = floor_small(v);
     if (a >= s.azimuths) a -= s.azimuths;
-    if (staged) {
-      int k = a - w.a_lo;
-      if (k < 0) k += s.azimuths;
-      const int o = r - w.r_lo;
-      if (k < w.n_az && unsigned(o) < unsigned(w.n_r)) return sm[k * w.pitch + o];
-    }
     return __ldg(polar + size_t(a) * b + size_t(r));
-  } else if (BV == kFromTexture) {
-    // Floors as in kFromFrame; the gather's footprint is texels floor(x - 0.5) .. + 1 across
+  } else if (Tex) {
+    // Floors as on the frame path; the gather's footprint is texels floor(x - 0.5) .. + 1 across
     // and floor(y - 0.5) .. + 1 down, so x = r0 + 1 and y = a0 + 2 (array row a + 1 holds
     // azimuth a, a0 >= -1) select bins r0, r0 + 1 (clamped as the CPU clamps) and azimuths a0,
     // a0 + 1 (wrapped through the halo rows), half a texel from any rounding question.
@@ -213,22 +145,6 @@ __device__ __forceinline__ uint8_t level_at(const ScanSetup& s, const uint8_t* _
         tex2Dgather<uchar4>(tex, __fsub_rn(tu, 12582911.0f), __fsub_rn(tv, 12582910.0f), 0);
     // Gather order: x (r0, a0 + 1), y (r0 + 1, a0 + 1), z (r0 + 1, a0), w (r0, a0).
     return blend(tr, ta, g.w, g.z, g.x, g.y);
-  } else if (BV == kV1) {
-    const float fu = u - 0.5f, fv = v - 0.5f;
-    int r0 = floor_small(fu), a0 = floor_small(fv);
-    const float tr = fu - float(r0), ta = fv - float(a0);
-    int r1 = r0 + 1;
-    if (r0 < 0) r0 = 0;
-    if (r1 > s.bins - 1) r1 = s.bins - 1;
-    if (a0 < 0) a0 += s.azimuths;
-    int a1 = a0 + 1;
-    if (a1 >= s.azimuths) a1 -= s.azimuths;
-    const float p00 = __ldg(polar + size_t(a0) * b + size_t(r0));
-    const float p01 = __ldg(polar + size_t(a0) * b + size_t(r1));
-    const float p10 = __ldg(polar + size_t(a1) * b + size_t(r0));
-    const float p11 = __ldg(polar + size_t(a1) * b + size_t(r1));
-    const float q0 = swl_fma(tr, p01 - p00, p00), q1 = swl_fma(tr, p11 - p10, p10);
-    return to_level(swl_fma(ta, q1 - q0, q0));
   } else {
     // swl_bilinear with floors and their float values by the rounding-mode add (no
     // conversions), and the blend above; every value is the CPU's.
@@ -241,90 +157,59 @@ __device__ __forceinline__ uint8_t level_at(const ScanSetup& s, const uint8_t* _
     if (a0 < 0) a0 += s.azimuths;
     int a1 = a0 + 1;
     if (a1 >= s.azimuths) a1 -= s.azimuths;
-    unsigned c00, c01, c10, c11;
-    bool done = false;
-    if (staged) {
-      int k = a0 - w.a_lo;
-      if (k < 0) k += s.azimuths;
-      const int o0 = max(r0, 0) - w.r_lo, o1 = min(r0 + 1, s.bins - 1) - w.r_lo;
-      if (k + 1 < w.n_az && o0 >= 0 && o1 < w.n_r) {  // a1 is row k + 1 of the window
-        const uint8_t* q = sm + k * w.pitch;
-        c00 = q[o0];
-        c01 = q[o1];
-        c10 = q[w.pitch + o0];
-        c11 = q[w.pitch + o1];
-        done = true;
-      }
+    // Bins rc and rc + 1 (rc clamped to 0 .. bins - 2): where the CPU clamps r0 or r1 its two
+    // cells are the same and q = p00; here tr = 0 (r0 = -1) or 1 (r0 = bins - 1) gives the
+    // same q exactly (fma(1, p01 - p00, p00) = p01). One bin: both cells bin 0, tr = 0.
+    int rc = r0;
+    if (r0 < 0) {
+      rc = 0;
+      tr = 0.0f;
+    } else if (r0 > s.bins - 2) {
+      rc = max(s.bins - 2, 0);
+      tr = s.bins > 1 ? 1.0f : 0.0f;
     }
-    if (!done) {
-      // Bins rc and rc + 1 (rc clamped to 0 .. bins - 2): where the CPU clamps r0 or r1 its two
-      // cells are the same and q = p00; here tr = 0 (r0 = -1) or 1 (r0 = bins - 1) gives the
-      // same q exactly (fma(1, p01 - p00, p00) = p01). One bin: both cells bin 0, tr = 0.
-      int rc = r0;
-      if (r0 < 0) {
-        rc = 0;
-        tr = 0.0f;
-      } else if (r0 > s.bins - 2) {
-        rc = max(s.bins - 2, 0);
-        tr = s.bins > 1 ? 1.0f : 0.0f;
-      }
-      const int d = s.bins > 1 ? 1 : 0;
-      const uint8_t* p0 = polar + (size_t(unsigned(a0)) * b + unsigned(rc));
-      const uint8_t* p1 = polar + (size_t(unsigned(a1)) * b + unsigned(rc));
-      c00 = __ldg(p0);
-      c01 = __ldg(p0 + d);
-      c10 = __ldg(p1);
-      c11 = __ldg(p1 + d);
-    }
-    return blend(tr, ta, c00, c01, c10, c11);
+    const int d = s.bins > 1 ? 1 : 0;
+    const uint8_t* p0 = polar + (size_t(unsigned(a0)) * b + unsigned(rc));
+    const uint8_t* p1 = polar + (size_t(unsigned(a1)) * b + unsigned(rc));
+    return blend(tr, ta, __ldg(p0), __ldg(p0 + d), __ldg(p1), __ldg(p1 + d));
   }
 }
 
 // One pixel: its polar position from the block's column and row parts, then level_at. The
 // azimuth is computed only for pixels inside the range.
-template <ScanMode M, int BV>
-__device__ __forceinline__ uint8_t staged_pixel(const ScanSetup& s,
-                                                const uint8_t* __restrict__ polar,
-                                                cudaTextureObject_t tex, const uint8_t* sm,
-                                                const Window& w, bool staged, const AzConsts& kz,
-                                                const ColPolar& cp, const RowPolar& rp) {
+template <ScanMode M, bool Tex>
+__device__ __forceinline__ uint8_t pixel_level(const ScanSetup& s,
+                                               const uint8_t* __restrict__ polar,
+                                               cudaTextureObject_t tex, const AzConsts& kz,
+                                               const ColPolar& cp, const RowPolar& rp) {
   const float u = exact_u(cp, rp);
   if (!(u < float(s.bins))) return 0;
-  const float v = BV == kFromTexture ? exact_v_k(s, kz, cp, rp) : exact_v(s, cp, rp);
-  return level_at<M, BV>(s, polar, tex, sm, w, staged, u, v);
+  const float v = Tex ? exact_v_k(s, kz, cp, rp) : exact_v(s, cp, rp);
+  return level_at<M, Tex>(s, polar, tex, u, v);
 }
 
 // Nearest / bilinear: a block per 32 x (32 RPT) pixels, 256 threads of 4 horizontal pixels
-// (a warp covers 32 x 4 pixels). Warp 0 finds the block's polar window while warps 1-3 compute
-// the per-column and per-row parts of the polar arithmetic; with Stage the block then copies the
-// window into shared memory and every pixel gathers from there, else from the frame. Blocks
-// wholly past the range write zeros without any arithmetic; blocks whose window is too large
-// (around the radar) gather from the frame.
-template <ScanMode M, int RPT, bool Stage, int BV>
+// (a warp covers 32 x 4 pixels). Thread 0 finds whether the whole block lies past the range
+// while warps 1-3 compute the per-column and per-row parts of the polar arithmetic; blocks
+// wholly past the range write zeros without any arithmetic.
+template <ScanMode M, int RPT, bool Tex>
 __global__ void __launch_bounds__(kThreads)
-    scan_staged_kernel(ScanSetup s, const uint8_t* __restrict__ polar, cudaTextureObject_t tex,
-                       uint8_t* __restrict__ out, unsigned long long surf) {
-  extern __shared__ __align__(16) uint8_t sm[];
-  __shared__ Window win_s;
-  __shared__ int mode_s;
+    scan_tile_kernel(ScanSetup s, const uint8_t* __restrict__ polar, cudaTextureObject_t tex,
+                     uint8_t* __restrict__ out, unsigned long long surf) {
+  __shared__ int zero_s;
   __shared__ ColPolar cols[kTileW];
   __shared__ RowPolar rows[32 * RPT];
   const int tid = int(threadIdx.x);
   const int bx0 = int(blockIdx.x) * kTileW, by0 = int(blockIdx.y) * 32 * RPT;
-  if (tid < 32)
-    block_window(s, bx0, min(s.width, bx0 + kTileW) - 1, by0, min(s.height, by0 + 32 * RPT) - 1,
-                 M == ScanMode::Bilinear ? 0.5f : 0.0f, Stage, win_s, mode_s);
-  else if (tid < 64)
+  if (tid == 0)
+    zero_s = rect_past_range(s, bx0, min(s.width, bx0 + kTileW) - 1, by0,
+                             min(s.height, by0 + 32 * RPT) - 1);
+  else if (tid >= 32 && tid < 64)
     cols[tid - 32] = col_polar(s, bx0 + tid - 32);
-  else if (tid < 64 + 32 * RPT)
+  else if (tid >= 64 && tid < 64 + 32 * RPT)
     rows[tid - 64] = row_polar(s, by0 + tid - 64);
   __syncthreads();
-  const int mode = mode_s;
-  const Window w = win_s;
-  if (mode == kWinStaged) {
-    stage_window(polar, s.azimuths, s.bins, w, sm, tid);
-    __syncthreads();
-  }
+  const bool zero = zero_s;
   const int xi = (tid & 7) * 4, x0 = bx0 + xi;
   const AzConsts kz = az_consts(s);
 #pragma unroll
@@ -332,13 +217,11 @@ __global__ void __launch_bounds__(kThreads)
     const int yi = (tid >> 3) + 32 * j, y = by0 + yi;
     if (y >= s.height || x0 >= s.width) continue;
     uint8_t v[4] = {0, 0, 0, 0};
-    if (mode != kWinZero) {
+    if (!zero) {
       const RowPolar rp = rows[yi];
 #pragma unroll
       for (int i = 0; i < 4; ++i)
-        if (x0 + i < s.width)
-          v[i] =
-              staged_pixel<M, BV>(s, polar, tex, sm, w, mode == kWinStaged, kz, cols[xi + i], rp);
+        if (x0 + i < s.width) v[i] = pixel_level<M, Tex>(s, polar, tex, kz, cols[xi + i], rp);
     }
     store4(s, out, surf, x0, y, v);
   }
@@ -352,8 +235,8 @@ __global__ void __launch_bounds__(kThreads)
 // same |east| and |north|, hence the same range and folded azimuth: the square root and the
 // arctangent are computed once for four pixels and only the quadrant select differs, so every
 // value is still the CPU's. Elsewhere (zoomed, off-centre) each mirror image is computed on its
-// own, as scan_staged_kernel does.
-template <ScanMode M, int RPT, int BV>
+// own, as scan_tile_kernel does.
+template <ScanMode M, int RPT, bool Tex>
 __global__ void __launch_bounds__(kThreads)
     scan_mirror_kernel(ScanSetup s, const uint8_t* __restrict__ polar, cudaTextureObject_t tex,
                        uint8_t* __restrict__ out, unsigned long long surf) {
@@ -385,7 +268,6 @@ __global__ void __launch_bounds__(kThreads)
   const bool all_zero = zero_s[0] && zero_s[1] && zero_s[2] && zero_s[3];
   const int xi = (tid & 7) * 4, x0 = bx0 + xi, xm = W - 4 - x0;
   const AzConsts kz = az_consts(s);
-  const Window none{};
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
     const int yi = (tid >> 3) + 32 * j, y = by0 + yi;
@@ -403,8 +285,7 @@ __global__ void __launch_bounds__(kThreads)
         for (int q = 0; q < 4; ++q) {
           // The mirror image's east and north are exactly -east and -north.
           const float e = (q & 1) ? -cp.e : cp.e, n = (q & 2) ? -rp.n : rp.n;
-          v[q][i] = level_at<M, BV>(s, polar, tex, nullptr, none, false, u,
-                                    quadrant_v(kz, a, e >= 0.0f, n >= 0.0f));
+          v[q][i] = level_at<M, Tex>(s, polar, tex, u, quadrant_v(kz, a, e >= 0.0f, n >= 0.0f));
         }
       }
     } else if (!all_zero) {
@@ -414,8 +295,7 @@ __global__ void __launch_bounds__(kThreads)
         const RowPolar rp = rows[q >> 1][yi];
 #pragma unroll
         for (int i = 0; i < 4; ++i)
-          v[q][i] =
-              staged_pixel<M, BV>(s, polar, tex, nullptr, none, false, kz, cols[q & 1][xi + i], rp);
+          v[q][i] = pixel_level<M, Tex>(s, polar, tex, kz, cols[q & 1][xi + i], rp);
       }
     }
     // Mirrored in x, pixel i lands at column W - 1 - x0 - i: byte 3 - i of the word at xm.
@@ -428,58 +308,23 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <ScanMode M, bool Stage, int BV>
-void launch_staged(const ScanSetup& s, const uint8_t* d_polar, cudaTextureObject_t tex, Out8 out,
-                   int tile_rows, bool mirror, cudaStream_t stream) {
-  if constexpr (!Stage && BV != kV1) {
-    if (mirror && s.width % 8 == 0 && s.height % 2 == 0) {
-      const int rows = tile_rows == 64 ? 64 : 32;
-      const dim3 grid(unsigned((s.width / 2 + kTileW - 1) / kTileW),
-                      unsigned((s.height / 2 + rows - 1) / rows));
-      if (rows == 64)
-        scan_mirror_kernel<M, 2, BV>
-            <<<grid, kThreads, 0, stream>>>(s, d_polar, tex, out.d, out.surf);
-      else
-        scan_mirror_kernel<M, 1, BV>
-            <<<grid, kThreads, 0, stream>>>(s, d_polar, tex, out.d, out.surf);
-      return;
-    }
+// A display of whole 8-pixel column groups and even height takes the mirror kernel (a block a
+// quarter tile and its three mirror images), others a block a tile.
+template <ScanMode M, bool Tex>
+void launch_tiles(const ScanSetup& s, const uint8_t* d_polar, cudaTextureObject_t tex, Out8 out,
+                  cudaStream_t stream) {
+  constexpr int kRows = Tex ? kScanTextureTileRows : kScanFrameTileRows, kRpt = kRows / 32;
+  static_assert(kRows % 32 == 0, "a block covers whole 32-row thread groups");
+  if (s.width % 8 == 0 && s.height % 2 == 0) {
+    const dim3 grid(unsigned((s.width / 2 + kTileW - 1) / kTileW),
+                    unsigned((s.height / 2 + kRows - 1) / kRows));
+    scan_mirror_kernel<M, kRpt, Tex>
+        <<<grid, kThreads, 0, stream>>>(s, d_polar, tex, out.d, out.surf);
+    return;
   }
-  const unsigned gx = unsigned((s.width + kTileW - 1) / kTileW);
-  const size_t smem = Stage ? size_t(kStageBytes) : 0;
-  if (tile_rows == 64) {
-    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 2, Stage, BV>);
-    (void)carved;
-    scan_staged_kernel<M, 2, Stage, BV>
-        <<<dim3(gx, unsigned((s.height + 63) / 64)), kThreads, smem, stream>>>(s, d_polar, tex,
-                                                                               out.d, out.surf);
-  } else {
-    static const bool carved = !Stage || prefer_shared_memory(scan_staged_kernel<M, 1, Stage, BV>);
-    (void)carved;
-    scan_staged_kernel<M, 1, Stage, BV>
-        <<<dim3(gx, unsigned((s.height + 31) / 32)), kThreads, smem, stream>>>(s, d_polar, tex,
-                                                                               out.d, out.surf);
-  }
-}
-
-template <ScanMode M>
-void launch_mode(const ScanSetup& s, const uint8_t* d_polar, Out8 out, const ScanOptions& o,
-                 cudaStream_t stream) {
-  if constexpr (M == ScanMode::Bilinear) {
-    if (o.polar_tex != 0) {
-      launch_staged<M, false, kFromTexture>(s, d_polar, cudaTextureObject_t(o.polar_tex), out,
-                                            o.tile_rows, o.mirror, stream);
-      return;
-    }
-    if (o.bilinear_v1) {
-      launch_staged<M, false, kV1>(s, d_polar, 0, out, o.tile_rows, false, stream);
-      return;
-    }
-  }
-  if (o.stage)
-    launch_staged<M, true, kFromFrame>(s, d_polar, 0, out, o.tile_rows, false, stream);
-  else
-    launch_staged<M, false, kFromFrame>(s, d_polar, 0, out, o.tile_rows, o.mirror, stream);
+  const dim3 grid(unsigned((s.width + kTileW - 1) / kTileW),
+                  unsigned((s.height + kRows - 1) / kRows));
+  scan_tile_kernel<M, kRpt, Tex><<<grid, kThreads, 0, stream>>>(s, d_polar, tex, out.d, out.surf);
 }
 
 }  // namespace
@@ -522,17 +367,22 @@ void launch_az_pyramid(const uint8_t* d_polar, int azimuths, int bins, uint8_t* 
 }
 
 void launch_scan(const ScanSetup& s, const uint8_t* d_polar, ScanMode mode, Out8 out,
-                 uint8_t* d_pyramid, cudaStream_t stream, ScanOptions opt) {
-  SWL_CHECK(opt.tile_rows == 32 || opt.tile_rows == 64, "scan tile rows must be 32 or 64");
+                 uint8_t* d_pyramid, cudaStream_t stream, const PolarTexture* tex) {
   // The kernels round with floor_small (|x| < 2^22); the pipeline allows 65536 at most.
   SWL_CHECK(s.bins < (1 << 21) && s.azimuths < (1 << 21), "scan: too many bins or azimuths");
+  SWL_CHECK(tex == nullptr || (tex->azimuths() == s.azimuths && tex->bins() == s.bins),
+            "scan: the polar texture holds another frame shape");
   if (s.width <= 0 || s.height <= 0) return;
   switch (mode) {
     case ScanMode::Nearest:
-      launch_mode<ScanMode::Nearest>(s, d_polar, out, opt, stream);
+      launch_tiles<ScanMode::Nearest, false>(s, d_polar, 0, out, stream);
       break;
     case ScanMode::Bilinear:
-      launch_mode<ScanMode::Bilinear>(s, d_polar, out, opt, stream);
+      if (tex != nullptr)
+        launch_tiles<ScanMode::Bilinear, true>(s, d_polar, cudaTextureObject_t(tex->texture()), out,
+                                               stream);
+      else
+        launch_tiles<ScanMode::Bilinear, false>(s, d_polar, 0, out, stream);
       break;
     case ScanMode::MaxHold: {
       SWL_CHECK(d_pyramid != nullptr, "max-hold scan conversion needs a pyramid buffer");

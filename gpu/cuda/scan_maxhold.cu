@@ -1,28 +1,26 @@
-// Max-hold scan conversion through a per-geometry table (MaxHoldTable, pipeline_kernels.hpp).
+// Max-hold scan conversion through a per-geometry table (MaxHoldTable, scan_kernels.hpp).
 //
 // A pixel's span (range bins r0..r1 x azimuths a0..a1, gpu/scan_math.hpp) depends only on the
 // geometry, so the build computes every pixel's exact span once, with the CPU's arithmetic, and
-// the per-frame gather does no polar arithmetic at all. Per 32 x 32 (or 32 x 64) pixel block the
-// table holds a record: the block's polar window (the union of its pixels' spans; its first
-// azimuth row already reduced modulo the azimuths), which the gather stages in shared memory
-// with 16-byte cp.async copies and no divisions (stage_window_rows). Per pixel it holds 3 bytes
-// in two planes: the offset of the span's first cell in the staged window (16 bits; past the
-// range, 16 zero bytes after the window) and its shape (azimuth rows - 1, bins - 1: 4 bits
-// each). The gather takes each row's cells out of two shared-memory words with byte
-// permutations and one 3-way 16x2 max.
+// the per-frame gather does no polar arithmetic at all. Per 32 x 32 pixel tile the table holds a
+// record: the tile's polar window (the union of its pixels' spans; its first azimuth row already
+// reduced modulo the azimuths), which the gather stages in shared memory with 16-byte cp.async
+// copies and no divisions (stage_window_rows). Per pixel it holds 3 bytes in two planes: the
+// offset of the span's first cell in the staged window (16 bits; past the range, 16 zero bytes
+// after the window) and its shape (azimuth rows - 1, bins - 1: 4 bits each). The gather takes
+// each row's cells out of two shared-memory words with byte permutations and one 3-way 16x2
+// max.
 //
-// Blocks wholly past the range are zeros; blocks around the radar (window too large, or spans
-// of more than 16 rows or bins) are gathered per pixel, their widest spans (> 16 azimuths) one
-// warp each, and go first in the launch so that they do not end it alone. The azimuth pyramid
-// those read is built by one small kernel that the gather, launched behind it with programmatic
-// dependent launch (sm_90+, MaxHoldTable::kOverlapPyramid), overlaps: only the blocks that read
-// the pyramid wait for it (measured on the H100: 72.5 against 77.5 us, docs/perf/scan.md).
+// Tiles wholly past the range are zeros; tiles around the radar (window too large, or spans of
+// more than 16 rows or bins) are gathered per pixel, their widest spans (> 16 azimuths) one warp
+// each, and go first in the launch so that they do not end it alone. The azimuth pyramid those
+// read is built by one small kernel that the gather, launched behind it with programmatic
+// dependent launch (sm_90+), overlaps: only the blocks that read the pyramid wait for it.
 //
-// The arithmetic route (MaxHoldTable::kArith, scan_arith.cuh; the pipeline's frames) uses the
-// same build to write a 1-byte code a pixel instead of reading the offsets and shapes: a tile
-// wholly inside the display whose pixels are all coded is gathered from the frame's range-max
-// texture with no staging (maxhold_arith_kernel), the others per pixel as above (56-60 against
-// 70-71 us at 4096^2 on the H100, docs/perf/scan.md).
+// The arithmetic route (scan_arith.cuh; the pipeline's frames) uses the same build to write a
+// 1-byte code a pixel: a tile wholly inside the display whose pixels are all coded is gathered
+// from the frame's range-max texture with no staging (maxhold_arith_kernel), the others per
+// pixel as above. Measurements and the variants dropped: docs/decisions/0013-scan-max-hold.md.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,10 +30,10 @@
 #include <vector>
 
 #include "gpu/cuda/launch_bounds.cuh"
-#include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/cuda/scan_arith.cuh"
+#include "gpu/cuda/scan_kernels.hpp"
 #include "gpu/cuda/scan_staging.cuh"
-#include "gpu/cuda/surface_store.cuh"
+#include "gpu/cuda/warp_scan.cuh"
 
 namespace sweepline::gpu::cuda {
 
@@ -45,9 +43,11 @@ using namespace scan_detail;
 
 // Past-range pixels of a table tile point at 16 zero bytes that the gather keeps at the end of
 // its staging buffer (windows end before them), so that they need no test of their own.
-constexpr int kZeroOff = kStageBytes - 16;
-constexpr int kTilesPerBlock = 2;  // table tiles a gather block
-constexpr int kNearAz = 16;        // in the per-pixel blocks, spans wider than this get a warp each
+constexpr int kZeroOff = kMaxHoldStageBytes - 16;
+constexpr int kRpt = kMaxHoldTileRows / 32;  // pixel rows a thread of a tile: 32 rows a block
+static_assert(kMaxHoldTileRows % 32 == 0, "a tile covers whole 32-row thread groups");
+constexpr int kNearAz = 16;  // in the per-pixel blocks, spans wider than this get a warp each
+static_assert(kMaxHoldCodeRows >= 1 && kMaxHoldCodeRows <= 16, "a code holds 4 bits of rows");
 enum : int { kBlockZero = 0, kBlockFast = 1, kBlockSlow = 2 };
 
 // Waits for the grid this one was launched behind with programmatic dependent launch (the
@@ -108,7 +108,7 @@ template <int RPT>
 __global__ void __launch_bounds__(kThreads)
     maxhold_build_kernel(ScanSetup s, uint16_t* __restrict__ offs, uint8_t* __restrict__ shapes,
                          int4* __restrict__ blocks, uint8_t* __restrict__ codes,
-                         int* __restrict__ arith_ok, int arith_max_na) {
+                         int* __restrict__ arith_ok) {
   // min a0, max a1, min r0, max r1, any unfit, any valid, any pixel off the display, any
   // pixel coded slow
   __shared__ int a_ref_s, red[8];
@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(kThreads)
       valid = 1;
       const PixelSpan sp = swl_pixel_span(s, pp);
       if (coded) {
-        const uint8_t c = arith_code(s, ag, i, sp, arith_max_na);
+        const uint8_t c = arith_code(s, ag, i, sp, kMaxHoldCodeRows);
         slow |= c == kCodeSlow;
         code4 |= uint32_t(c) << (8 * i);
       }
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   // The route takes the tiles wholly inside the display without a slow pixel. (Taking the
   // others too, their slow pixels gathered in place, measured 90-96 against 66-69 us: the
-  // slow lanes hold their warps and the code needs 48 registers; docs/perf/scan.md.)
+  // slow lanes hold their warps and the code needs 48 registers; decision 0013.)
   if (tid == 0 && codes != nullptr)
     arith_ok[blockIdx.y * gridDim.x + blockIdx.x] = !red[6] && !red[7];
   if (tid == 0) {
@@ -272,23 +272,10 @@ constexpr int kOrderThreads = 1024;
 
 __device__ int block_exclusive_scan(int v, int* sums, int& total) {
   const int lane = int(threadIdx.x & 31u), warp = int(threadIdx.x >> 5);
-  int x = v;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const int y = __shfl_up_sync(0xFFFFFFFFu, x, o);
-    if (lane >= o) x += y;
-  }
+  const int x = warp_inclusive_sum(v, lane);
   if (lane == 31) sums[warp] = x;
   __syncthreads();
-  if (warp == 0) {
-    int t = sums[lane];
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const int y = __shfl_up_sync(0xFFFFFFFFu, t, o);
-      if (lane >= o) t += y;
-    }
-    sums[lane] = t;
-  }
+  if (warp == 0) sums[lane] = warp_inclusive_sum(sums[lane], lane);
   __syncthreads();
   const int excl = x - v + (warp > 0 ? sums[warp - 1] : 0);
   total = sums[31];
@@ -381,12 +368,13 @@ __device__ __forceinline__ unsigned warp_segment_max(const ScanSetup& s,
 
 // The maximum over a wide span (more than kNearAz azimuths) with the whole warp; every lane gets
 // it. Up to 512 azimuths the lanes take every 32nd azimuth row; wider spans (at the radar) are
-// split into runs aligned to the pyramid's 16-azimuth blocks, each gathered like swl_span_max
-// (pyramid included). The same cells, the same maximum.
+// one or two runs (across north) of 16-azimuth pyramid blocks and single cells, spread over the
+// lanes as independent loads (a sequential pyramid walk a lane bounded the near-radar chain).
+// The same cells, the same maximum.
 __device__ __forceinline__ unsigned warp_span_max(const ScanSetup& s,
                                                   const uint8_t* __restrict__ polar,
                                                   const AzPyramid& pyr, const PixelSpan& sp,
-                                                  int lane, bool spread) {
+                                                  int lane) {
   unsigned m = 0;
   if (sp.na <= 32 * kAzBlock1) {
     // Lane l takes azimuths a0 + l, a0 + l + 32, ...: independent loads, several in flight.
@@ -397,46 +385,32 @@ __device__ __forceinline__ unsigned warp_span_max(const ScanSetup& s,
       const uint8_t* row = polar + size_t(a) * size_t(s.bins);
       for (int r = sp.r0; r <= sp.r1; ++r) m = max(m, unsigned(__ldg(row + r)));
     }
-  } else if (spread) {
-    // MaxHoldTable::kWideSpread: the span as one or two runs (across north) of 16-azimuth
-    // blocks and single cells, spread over the lanes.
+  } else {
     const int e = sp.a0 + sp.na;  // a0 in [0, azimuths), na <= azimuths
     m = warp_segment_max(s, polar, pyr.l1, sp.r0, sp.r1, sp.a0, min(e, s.azimuths), lane);
     if (e > s.azimuths)
       m = max(m, warp_segment_max(s, polar, pyr.l1, sp.r0, sp.r1, 0, e - s.azimuths, lane));
-  } else {
-    const int a_first = sp.a0 - sp.a0 % kAzBlock1;
-    int chunk = (sp.na + (sp.a0 - a_first) + 31) / 32;
-    chunk = (chunk + kAzBlock1 - 1) / kAzBlock1 * kAzBlock1;
-    const int lo = max(a_first + lane * chunk, sp.a0),
-              hi = min(a_first + (lane + 1) * chunk, sp.a0 + sp.na);
-    if (hi > lo) {
-      PixelSpan sub = sp;
-      sub.a0 = lo >= s.azimuths ? lo - s.azimuths : lo;
-      sub.na = hi - lo;
-      m = swl_span_max(s, polar, pyr, sub);
-    }
   }
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) m = max(m, __shfl_xor_sync(0xFFFFFFFFu, m, o));
   return m;
 }
 
-// A near block (one of n_blocks): each warp screens per_warp (1..32) pixels of the box, one per
-// lane, for those a per-pixel tile left out (span wider than kNearAz), then gathers each of them
-// with the whole warp. A warp's pixels lie a warp count apart in the box, so that the costly
-// ones at the radar spread over many warps instead of lining up in a few (the launch's
+// A near block (one of n_blocks): each warp screens kMaxHoldNearPixelsPerWarp pixels of the
+// box, one per lane, for those a per-pixel tile left out (span wider than kNearAz), then gathers
+// each of them with the whole warp. A warp's pixels lie a warp count apart in the box, so that the
+// costly ones at the radar spread over many warps instead of lining up in a few (the launch's
 // longest blocks).
 __device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar,
                            const AzPyramid& pyr, const int4* __restrict__ recs, int blocks_x,
                            int tile_rows, uint8_t* __restrict__ out, unsigned long long surf,
-                           const NearBox& box, int block, int n_blocks, int per_warp, bool spread) {
+                           const NearBox& box, int block, int n_blocks) {
   const int lane = int(threadIdx.x & 31u);
   const long long warps = (long long)n_blocks * (kThreads / 32);
   const long long i = (long long)block * (kThreads / 32) + (threadIdx.x >> 5) + lane * warps;
   PixelSpan mine{0, 0, 0, 0};
   bool escape = false;
-  if (lane < per_warp && i < (long long)box.w * box.h) {
+  if (lane < kMaxHoldNearPixelsPerWarp && i < (long long)box.w * box.h) {
     const int x = box.x0 + int(i % box.w), y = box.y0 + int(i / box.w);
     if ((__ldg(recs + (y / tile_rows) * blocks_x + x / kTileW).w & 3) == kBlockSlow) {
       const PixelPolar pp = swl_pixel_polar(s, x, y);
@@ -456,7 +430,7 @@ __device__ void near_block(const ScanSetup& s, const uint8_t* __restrict__ polar
     sp.r1 = __shfl_sync(0xFFFFFFFFu, mine.r1, src);
     sp.a0 = __shfl_sync(0xFFFFFFFFu, mine.a0, src);
     sp.na = __shfl_sync(0xFFFFFFFFu, mine.na, src);
-    const unsigned m = warp_span_max(s, polar, pyr, sp, lane, spread);
+    const unsigned m = warp_span_max(s, polar, pyr, sp, lane);
     if (lane == src) {
       const int x = box.x0 + int(i % box.w), y = box.y0 + int(i / box.w);
       out[size_t(y) * size_t(s.width) + size_t(x)] = uint8_t(m);
@@ -488,17 +462,14 @@ struct GatherArgs {
   const int4* ordered;  // by slot; .x: the tile's position bx | by << 16
   int blocks_x, near_blocks;
   int n_slow, n_tiles;  // per-pixel tiles (slots 0 .. n_slow - 1), all tiles
-  int wide_blocks;      // MaxHoldTable::kWideSpread: warp_span_max's wide spans lane-parallel
-  int stream_entries;   // MaxHoldTable::kStreamEntries: table entries loaded evict-first
   NearBox box;
-  // The arithmetic route (kArith): codes a pixel, whether the route takes a tile (by tile), the
+  // The arithmetic route: codes a pixel, whether the route takes a tile (by tile), the
   // frame / range-max texture and the row of its range-max half.
   const uint8_t* codes;
   const int* arith_ok;
   unsigned long long tex;
   int r3_row0;
-  int special_rows;   // maxhold_arith_kernel: grid rows of near and per-pixel blocks
-  int near_per_warp;  // box pixels a near warp screens (MaxHoldTable::set_near_per_warp)
+  int special_rows;  // maxhold_arith_kernel: grid rows of near and per-pixel blocks
 };
 
 // A tile of the arithmetic route (scan_arith.cuh), wholly inside the display: each thread's 4
@@ -596,14 +567,10 @@ __device__ __forceinline__ void load_entries(const ScanSetup& s, const GatherArg
     if (y >= s.height || x0 >= s.width) continue;
     const size_t k = size_t(y) * size_t(s.width) + size_t(x0);
     if ((s.width & 3) == 0) {
-      // kStreamEntries: read once a frame, evict first, so that the frame and the records
-      // stay in L2.
-      const uint2* po = reinterpret_cast<const uint2*>(g.offs + k);
-      const unsigned* ps = reinterpret_cast<const unsigned*>(g.shapes + k);
-      const uint2 o = g.stream_entries ? __ldcs(po) : __ldg(po);
+      const uint2 o = __ldg(reinterpret_cast<const uint2*>(g.offs + k));
       off2[j][0] = o.x;
       off2[j][1] = o.y;
-      shape4[j] = g.stream_entries ? __ldcs(ps) : __ldg(ps);
+      shape4[j] = __ldg(reinterpret_cast<const unsigned*>(g.shapes + k));
     } else {
       for (int i = 0; i < 4; ++i)
         if (x0 + i < s.width) {
@@ -668,14 +635,12 @@ __device__ __forceinline__ void gather_row(const ScanSetup& s, const uint8_t* sm
 
 // The per-frame gather, one launch: near blocks first, then the tiles in maxhold_order_kernel's
 // order: the per-pixel tiles one a block (they take longer and would otherwise end the launch
-// alone), then kTilesPerBlock table or zero tiles a block, each tile's record and position read
-// from its slot. A table tile: 4 horizontal pixels a thread (a warp covers 32 x 4 pixels). Every
-// tile's record, entries and window copies are in flight before the first is gathered, so that
-// the block pays the load latency once for both tiles and the second window arrives while the
-// first is gathered (each tile its own kStageBytes of shared memory). 4 blocks an SM: 64
-// registers, 2 x 24 KiB. Measured on the H100 (docs/perf/scan.md): 1.4 us faster than 1 tile a
-// block (5 blocks an SM); 3 tiles (3 blocks) and 1 tile with 8 blocks (32 registers, spills)
-// were slower.
+// alone), then kMaxHoldTilesPerBlock table or zero tiles a block, each tile's record and
+// position read from its slot. A table tile: 4 horizontal pixels a thread (a warp covers 32 x 4
+// pixels). Every tile's record, entries and window copies are in flight before the first is
+// gathered, so that the block pays the load latency once for both tiles and the second window
+// arrives while the first is gathered (each tile its own kMaxHoldStageBytes of shared memory).
+// 4 blocks an SM: 64 registers, 2 x 24 KiB.
 template <int RPT>
 __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
     maxhold_gather_kernel(ScanSetup s, const uint8_t* __restrict__ polar, AzPyramid pyr,
@@ -686,7 +651,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
   const int special = bi < n_special ? bi : -1, pair = bi - n_special;
   if (special >= 0 && special < g.near_blocks) {
     near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, special,
-               g.near_blocks, g.near_per_warp, g.wide_blocks != 0);
+               g.near_blocks);
     return;
   }
   const int tid = int(threadIdx.x);
@@ -697,20 +662,20 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
     return;
   }
   // Slots from n_slow on hold table and zero tiles only.
-  const int first = g.n_slow + pair * kTilesPerBlock;
-  int4 rec[kTilesPerBlock];
+  const int first = g.n_slow + pair * kMaxHoldTilesPerBlock;
+  int4 rec[kMaxHoldTilesPerBlock];
 #pragma unroll
-  for (int t = 0; t < kTilesPerBlock; ++t)
+  for (int t = 0; t < kMaxHoldTilesPerBlock; ++t)
     rec[t] = first + t < g.n_tiles ? __ldg(g.ordered + first + t) : make_int4(-1, 0, 0, kBlockZero);
-  uint32_t off2[kTilesPerBlock][RPT][2], shape4[kTilesPerBlock][RPT];
-  int pitch[kTilesPerBlock];
+  uint32_t off2[kMaxHoldTilesPerBlock][RPT][2], shape4[kMaxHoldTilesPerBlock][RPT];
+  int pitch[kMaxHoldTilesPerBlock];
 #pragma unroll
-  for (int t = 0; t < kTilesPerBlock; ++t) {
+  for (int t = 0; t < kMaxHoldTilesPerBlock; ++t) {
     pitch[t] = 0;
     if ((rec[t].w & 3) == kBlockFast) {
       const Window w = record_window(rec[t]);
       pitch[t] = w.pitch;
-      uint8_t* buf = sm + t * kStageBytes;
+      uint8_t* buf = sm + t * kMaxHoldStageBytes;
       // This thread's table entries, requested before the staging so that their latency
       // overlaps.
       load_entries<RPT>(s, g, (rec[t].x & 0xFFFF) * kTileW + (tid & 7) * 4,
@@ -721,27 +686,27 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 4))
     copy_async_commit();  // one group a tile (empty for the others), waited for in order
   }
 #pragma unroll
-  for (int t = 0; t < kTilesPerBlock; ++t) {
+  for (int t = 0; t < kMaxHoldTilesPerBlock; ++t) {
     if (rec[t].x < 0) break;  // past the last slot (so are the later ones)
     const int bx0 = (rec[t].x & 0xFFFF) * kTileW, by0 = (rec[t].x >> 16) * 32 * RPT;
     if ((rec[t].w & 3) != kBlockFast) {
       zero_tile<RPT>(s, out, surf, bx0, by0, tid);
       continue;
     }
-    copy_async_wait_groups(kTilesPerBlock - 1 - t);
+    copy_async_wait_groups(kMaxHoldTilesPerBlock - 1 - t);
     __syncthreads();
     const int x0 = bx0 + (tid & 7) * 4;
 #pragma unroll
     for (int j = 0; j < RPT; ++j) {
       const int y = by0 + (tid >> 3) + 32 * j;
       if (y >= s.height || x0 >= s.width) continue;
-      gather_row(s, sm + t * kStageBytes, pitch[t], off2[t][j][0], off2[t][j][1], shape4[t][j], out,
-                 surf, x0, y);
+      gather_row(s, sm + t * kMaxHoldStageBytes, pitch[t], off2[t][j][0], off2[t][j][1],
+                 shape4[t][j], out, surf, x0, y);
     }
   }
 }
 
-// The per-frame gather of the arithmetic route (MaxHoldTable::kArith), one launch: near blocks
+// The per-frame gather of the arithmetic route, one launch: near blocks
 // first, then the per-pixel tiles (every tile the route cannot take, from their slots), then
 // one block per tile position, which gathers the tile if the route takes it (no slot look-up
 // before the codes, which would add a dependent load to every block's chain). No shared memory,
@@ -756,8 +721,7 @@ __global__ void __launch_bounds__(kThreads, SWL_MIN_BLOCKS(kThreads, 8))
   if (int(blockIdx.y) < g.special_rows) {
     const int bi = int(blockIdx.y * gridDim.x + blockIdx.x);
     if (bi < g.near_blocks) {
-      near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, bi, g.near_blocks,
-                 g.near_per_warp, g.wide_blocks != 0);
+      near_block(s, polar, pyr, g.recs, g.blocks_x, 32 * RPT, out, surf, g.box, bi, g.near_blocks);
     } else if (bi - g.near_blocks < g.n_slow) {
       const int pos = __ldg(&g.ordered[bi - g.near_blocks].x);
       per_pixel_tile<RPT>(s, polar, pyr, g, out, surf, (pos & 0xFFFF) * kTileW,
@@ -794,20 +758,17 @@ void launch_gather_kernel(Kernel kernel, dim3 grid, int smem, const ScanSetup& s
   SWL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, s, d_polar, pyr, g, out.d, out.surf));
 }
 
-int near_blocks_for(const NearBox& box, int per_warp) {
+int near_blocks_for(const NearBox& box) {
   const long long box_px = (long long)box.w * box.h;
-  const long long per_block = (kThreads / 32) * per_warp;
+  const long long per_block = (kThreads / 32) * kMaxHoldNearPixelsPerWarp;
   return int((box_px + per_block - 1) / per_block);
 }
 
-// parts: MaxHoldTable's measurement bits (kMeasureNoSpecial, kMeasureNoRoute).
 template <int RPT>
 void launch_arith_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
-                         Out8 out, cudaStream_t stream, bool behind_pyramid, int parts) {
-  g.near_blocks = near_blocks_for(g.box, g.near_per_warp);
-  int route_rows = g.n_tiles / g.blocks_x;
-  if (parts & MaxHoldTable::kMeasureNoSpecial) g.near_blocks = g.n_slow = 0;
-  if (parts & MaxHoldTable::kMeasureNoRoute) route_rows = 0;
+                         Out8 out, cudaStream_t stream, bool behind_pyramid) {
+  g.near_blocks = near_blocks_for(g.box);
+  const int route_rows = g.n_tiles / g.blocks_x;
   // Grid rows are limited to 65535: a narrow display with a large near box gets a wider grid
   // (the route's blocks past blocks_x return at once).
   const long long n_special = (long long)g.near_blocks + g.n_slow;
@@ -824,15 +785,16 @@ void launch_arith_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid p
 template <int RPT>
 void launch_gather(const ScanSetup& s, const uint8_t* d_polar, AzPyramid pyr, GatherArgs g,
                    Out8 out, cudaStream_t stream, bool behind_pyramid) {
-  constexpr int kBytes = kTilesPerBlock * kStageBytes;
+  constexpr int kBytes = kMaxHoldTilesPerBlock * kMaxHoldStageBytes;
   static const bool carved =
       prefer_shared_memory(maxhold_gather_kernel<RPT>) &&
       cudaFuncSetAttribute(maxhold_gather_kernel<RPT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            kBytes) == cudaSuccess;
   (void)carved;
-  // The near box's pixels, near_per_warp a warp.
-  g.near_blocks = near_blocks_for(g.box, g.near_per_warp);
-  const long long pairs = (g.n_tiles - g.n_slow + kTilesPerBlock - 1) / kTilesPerBlock;
+  // The near box's pixels, kMaxHoldNearPixelsPerWarp a warp.
+  g.near_blocks = near_blocks_for(g.box);
+  const long long pairs =
+      (g.n_tiles - g.n_slow + kMaxHoldTilesPerBlock - 1) / kMaxHoldTilesPerBlock;
   launch_gather_kernel(maxhold_gather_kernel<RPT>, dim3(unsigned(g.near_blocks + g.n_slow + pairs)),
                        kBytes, s, d_polar, pyr, g, out, stream, behind_pyramid);
 }
@@ -859,35 +821,22 @@ bool MaxHoldTable::usable(const ScanSetup& s) {
          s.width > 0 && s.height > 0 && s.width < (1 << 20) && s.height < (1 << 20);
 }
 
-bool MaxHoldTable::takes_range_texture(const ScanSetup& s) const {
-  return usable(s) && (options_ & kArith) != 0 && arith_usable(s);
-}
-
-void MaxHoldTable::set_near_per_warp(int pixels) {
-  SWL_CHECK(pixels >= 1 && pixels <= 32, "max-hold near pixels a warp must be 1..32");
-  near_per_warp_ = pixels;
-}
-
-void MaxHoldTable::set_tile_rows(int rows) {
-  SWL_CHECK(rows == 32 || rows == 64, "max-hold table tile rows must be 32 or 64");
-  tile_rows_ = rows;
+bool MaxHoldTable::takes_range_texture(const ScanSetup& s) {
+  return usable(s) && arith_usable(s);
 }
 
 bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
-  const bool arith_wanted = (options_ & kArith) != 0 && arith_usable(s);
-  const int built_options = options_ & kArithWide;
-  if (valid_ && built_rows_ == tile_rows_ && arith_built_ == arith_wanted &&
-      built_options_ == built_options && std::memcmp(&s, &setup_, sizeof s) == 0)
-    return false;
+  if (valid_ && std::memcmp(&s, &setup_, sizeof s) == 0) return false;
   {
     int dev = 0, major = 0;
     SWL_CUDA_CHECK(cudaGetDevice(&dev));
     SWL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     pdl_ = major >= 9;
   }
-  const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
+  const int bx = (s.width + kTileW - 1) / kTileW;
+  const int by = (s.height + kMaxHoldTileRows - 1) / kMaxHoldTileRows;
   const size_t n = size_t(bx) * size_t(by);
-  const bool arith = (options_ & kArith) != 0 && arith_usable(s);
+  const bool arith = arith_usable(s);
   d_offs_.resize(size_t(s.width) * size_t(s.height));
   d_shapes_.resize(size_t(s.width) * size_t(s.height));
   d_blocks_.resize(3 * n);  // by tile, then by slot, then by slot for the arithmetic route
@@ -896,13 +845,8 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
   d_arith_ok_.resize(arith ? n : 0);
   uint8_t* codes = arith ? d_codes_.get() : nullptr;
   int* ok = arith ? d_arith_ok_.get() : nullptr;
-  const int max_na = (options_ & kArithWide) ? 16 : 8;
-  if (tile_rows_ == 64)
-    maxhold_build_kernel<2><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
-        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok, max_na);
-  else
-    maxhold_build_kernel<1><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
-        s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok, max_na);
+  maxhold_build_kernel<kRpt><<<dim3(unsigned(bx), unsigned(by)), kThreads, 0, stream>>>(
+      s, d_offs_.get(), d_shapes_.get(), d_blocks_.get(), codes, ok);
   SWL_CUDA_CHECK_LAUNCH();
   maxhold_order_kernel<<<1, kOrderThreads, 0, stream>>>(d_blocks_.get(), nullptr, int(n), bx,
                                                         d_blocks_.get() + n, d_counts_.get());
@@ -921,9 +865,7 @@ bool MaxHoldTable::prepare(const ScanSetup& s, cudaStream_t stream) {
   n_slow_arith_ = counts[2];
   n_arith_ = counts[3];
   arith_built_ = arith;
-  built_options_ = built_options;
   setup_ = s;
-  built_rows_ = tile_rows_;
   valid_ = true;
   return true;
 }
@@ -936,15 +878,16 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   }
   SWL_CHECK(d_pyramid != nullptr, "max-hold scan conversion needs a pyramid buffer");
   prepare(s, stream);
-  const bool overlap = pdl_ && (options_ & kOverlapPyramid) != 0;
-  if (overlap)
+  // Before sm_90, the two plain pyramid launches, then the gather.
+  if (pdl_)
     launch_pyramid_fused(d_polar, s.azimuths, s.bins, d_pyramid, pyramid_bins_needed(s), stream);
   else
     launch_az_pyramid(d_polar, s.azimuths, s.bins, d_pyramid, stream, pyramid_bins_needed(s));
   AzPyramid pyr;
   pyr.l1 = d_pyramid;
   pyr.l2 = d_pyramid + size_t(s.azimuths / kAzBlock1) * size_t(s.bins);
-  const int bx = (s.width + kTileW - 1) / kTileW, by = (s.height + tile_rows_ - 1) / tile_rows_;
+  const int bx = (s.width + kTileW - 1) / kTileW;
+  const int by = (s.height + kMaxHoldTileRows - 1) / kMaxHoldTileRows;
   const int n = bx * by;  // < 2^31: usable() bounds width and height by 2^20, tiles by 2^25
   GatherArgs g;
   g.offs = d_offs_.get();
@@ -955,15 +898,12 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
   g.near_blocks = 0;  // set by launch_gather
   g.n_slow = n_slow_;
   g.n_tiles = n;
-  g.wide_blocks = options_ & kWideSpread;
-  g.stream_entries = options_ & kStreamEntries;
   g.box = near_box(s);
   g.codes = d_codes_.get();
   g.arith_ok = d_arith_ok_.get();
   g.tex = 0;
   g.r3_row0 = 0;
   g.special_rows = 0;
-  g.near_per_warp = near_per_warp_;
   // The arithmetic route needs the frame's range-max texture (holding this frame).
   if (arith_built_ && range_tex != nullptr && range_tex->range_max_row0() > 0 &&
       range_tex->azimuths() == s.azimuths && range_tex->bins() == s.bins) {
@@ -971,17 +911,10 @@ void MaxHoldTable::scan(const ScanSetup& s, const uint8_t* d_polar, uint8_t* d_p
     g.n_slow = n_slow_arith_;
     g.tex = range_tex->texture();
     g.r3_row0 = range_tex->range_max_row0();
-    const int parts = options_ & (kMeasureNoSpecial | kMeasureNoRoute);
-    if (tile_rows_ == 64)
-      launch_arith_gather<2>(s, d_polar, pyr, g, out, stream, overlap, parts);
-    else
-      launch_arith_gather<1>(s, d_polar, pyr, g, out, stream, overlap, parts);
+    launch_arith_gather<kRpt>(s, d_polar, pyr, g, out, stream, pdl_);
     return;
   }
-  if (tile_rows_ == 64)
-    launch_gather<2>(s, d_polar, pyr, g, out, stream, overlap);
-  else
-    launch_gather<1>(s, d_polar, pyr, g, out, stream, overlap);
+  launch_gather<kRpt>(s, d_polar, pyr, g, out, stream, pdl_);
 }
 
 MaxHoldTable::BlockCounts MaxHoldTable::block_counts(cudaStream_t stream) const {

@@ -1,22 +1,21 @@
 #pragma once
 // Device helpers shared by the scan-conversion kernels (scan_kernels.cu, scan_maxhold.cu): the
-// polar window a block stages in shared memory (max-hold through its table; nearest and
-// bilinear optionally), the CPU's polar arithmetic with its per-row and per-column parts
-// factored out, byte maxima and cheap floors.
+// CPU's polar arithmetic with its per-row and per-column parts factored out, the polar window a
+// max-hold table tile stages in shared memory, byte maxima, cheap floors and the 4-pixel store.
 //
-// Measured on the H100 (docs/perf/scan.md): these kernels are bound by instruction issue and
-// latency, not by DRAM; the 16 MiB frame stays in L2.
+// Measured on the H100 (docs/decisions/0012-scan-nearest-bilinear.md): these kernels are bound
+// by instruction issue and latency, not by DRAM; the 16 MiB frame stays in L2.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "gpu/cuda/surface_store.cuh"
 #include "gpu/scan_math.hpp"
 
 namespace sweepline::gpu::cuda::scan_detail {
 
-constexpr int kThreads = 256;           // per block: 8 threads x 4 pixels across, 32 rows
-constexpr int kTileW = 32;              // pixels across a block tile
-constexpr int kStageBytes = 24 * 1024;  // the largest window a block stages (8 blocks an SM)
+constexpr int kThreads = 256;  // per block: 8 threads x 4 pixels across, 32 rows
+constexpr int kTileW = 32;     // pixels across a block tile
 
 // A block's staged window: azimuth rows a_lo .. a_lo + n_az - 1 (mod azimuths; a_lo may be
 // negative or past the last azimuth) and range bins r_lo .. r_lo + n_r - 1, each azimuth row
@@ -101,9 +100,9 @@ __device__ __forceinline__ float exact_v(const ScanSetup& s, const ColPolar& c, 
   return v;
 }
 
-// Copies the window into shared memory (all kThreads threads of the block call it). 16-byte
-// loads where the rows allow (16-byte aligned frame rows and r_lo, which the window builders
-// arrange whenever bins % 16 == 0); bytes otherwise.
+// Copies the window into shared memory (all kThreads threads of the block call it), for windows
+// stage_window_rows cannot take. 16-byte loads where the rows allow (16-byte aligned frame rows and
+// r_lo, which the window builders arrange whenever bins % 16 == 0); bytes otherwise.
 __device__ __forceinline__ void stage_window(const uint8_t* __restrict__ polar, int azimuths,
                                              int bins, const Window& w, uint8_t* sm, int tid) {
   int a0 = w.a_lo % azimuths;
@@ -195,7 +194,7 @@ __device__ __forceinline__ void copy_async_wait_groups(int pending) {
 // complete them; before sm_80 up to 4 rows a thread through registers, all loads in flight
 // before the first store). Rows that are not 16-byte aligned go through stage_window.
 // Measured on the H100 with the record's first row reduced at build time: the gather's
-// staging went from ~150 to ~35 instructions a warp (docs/perf/scan.md).
+// staging went from ~150 to ~35 instructions a warp (docs/decisions/0013-scan-max-hold.md).
 __device__ __forceinline__ void stage_window_rows(const uint8_t* __restrict__ polar, int azimuths,
                                                   int bins, const Window& w, uint8_t* sm, int tid) {
   const int cpr = (w.n_r + 15) >> 4;  // 16-byte chunks per row
@@ -256,9 +255,8 @@ __device__ __forceinline__ void store4(const ScanSetup& s, uint8_t* __restrict__
       if (x0 + i < s.width) row[x0 + i] = v[i];
   }
   if (surf)
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-      if (x0 + i < s.width) surf2Dwrite(v[i], cudaSurfaceObject_t(surf), x0 + i, y);
+    surf_store4(surf, x0, y, s.width,
+                uint32_t(v[0]) | uint32_t(v[1]) << 8 | uint32_t(v[2]) << 16 | uint32_t(v[3]) << 24);
 }
 
 }  // namespace sweepline::gpu::cuda::scan_detail

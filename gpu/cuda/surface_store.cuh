@@ -2,8 +2,8 @@
 // Stores of 8-bit pixels into a display surface (an 8-bit CUDA array, e.g. a mapped GL_R8
 // texture), as few and as wide as the position allows. One surface store a byte, with the lanes of
 // a warp 4 or 16 bytes apart, leaves every 32-byte sector partly written by each instruction:
-// the console's threshold took 53 us with them against 15 us for the same kernel without a
-// surface (H100, 2026-11-26). A surface's x is in bytes; a wider store needs its own alignment.
+// the console's threshold took twice as long with them (docs/decisions/0018). A surface's x is in
+// bytes; a wider store needs its own alignment.
 #include <cuda_runtime.h>
 
 #include <cstdint>

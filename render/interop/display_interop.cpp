@@ -65,8 +65,9 @@ DisplayInterop::DisplayInterop(const DisplayTextures& textures) {
 }
 
 DisplayInterop::~DisplayInterop() {
-  if (last_stream_)
-    cuda_check_nothrow(cudaStreamSynchronize(last_stream_), "cudaStreamSynchronize");
+  // The whole device, not the last mapping's stream: that stream belongs to a pipeline which a
+  // backend switch may already have destroyed (its destructor has then drained it).
+  if (mapped_) cuda_check_nothrow(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   destroy_surfaces();
 }
 
@@ -85,7 +86,7 @@ void DisplayInterop::destroy_surfaces() noexcept {
 
 DisplayInterop::Mapping DisplayInterop::map(cudaStream_t stream) {
   destroy_surfaces();
-  last_stream_ = stream;
+  mapped_ = true;
   cudaGraphicsResource_t res[kLayerCount];
   for (int i = 0; i < kLayerCount; ++i) res[i] = registered_[size_t(i)].get();
   cuda_check(cudaGraphicsMapResources(kLayerCount, res, stream), "cudaGraphicsMapResources");

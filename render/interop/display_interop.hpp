@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "gpu/cuda/cuda_pipeline.hpp"
+#include "gpu/pipeline.hpp"
 #include "render/display_textures.hpp"
 
 struct cudaGraphicsResource;
@@ -49,14 +49,14 @@ class DisplayInterop {
     Mapping(const Mapping&) = delete;
     Mapping& operator=(const Mapping&) = delete;
     Mapping& operator=(Mapping&&) = delete;
-    const gpu::cuda::DisplayTargets& targets() const { return targets_; }
+    const gpu::DisplayTargets& targets() const { return targets_; }
 
    private:
     friend class DisplayInterop;
     Mapping(DisplayInterop* owner, cudaStream_t stream) : owner_(owner), stream_(stream) {}
     DisplayInterop* owner_;
     cudaStream_t stream_;
-    gpu::cuda::DisplayTargets targets_;
+    gpu::DisplayTargets targets_;
   };
   // Maps the four textures on `stream` and makes surface objects for them.
   Mapping map(cudaStream_t stream);
@@ -65,10 +65,11 @@ class DisplayInterop {
   void destroy_surfaces() noexcept;
   std::array<GLuint, kLayerCount> names_{};
   std::array<RegisteredTexture, kLayerCount> registered_;
-  // Surface objects of the previous mapping. They are destroyed at the next map(): by then the
-  // caller has waited for that frame (Pipeline::result()), so no kernel still uses them.
+  // Surface objects of the previous mapping. They are destroyed at the next map(): the engine
+  // maps again only after it has collected that frame (Pipeline::result_ready()), so no kernel
+  // still uses them.
   std::array<cudaSurfaceObject_t, kLayerCount> surfaces_{};
-  cudaStream_t last_stream_ = nullptr;
+  bool mapped_ = false;  // map() was called: kernels may still write the surfaces
 };
 
 }  // namespace sweepline::render::interop

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "app/common/check.hpp"
 #include "ui/script.hpp"
@@ -76,6 +77,29 @@ TEST(Settings, MalformedFileIsReportedAndIgnored) {
     EXPECT_NE(error.find("bad.json"), std::string::npos) << error;
     EXPECT_EQ(to_json_text(s), to_json_text(Settings{})) << text;
   }
+}
+
+TEST(Settings, FileKeepsItsFormatAcrossTheEngineAndViewHalves) {
+  // The engine reads "source" and "processing", the console "view": one file, the same keys.
+  Settings s;
+  ASSERT_TRUE(load_settings(
+      std::string(SWEEPLINE_SOURCE_DIR) + "/tests/render/golden/harbour_settings.json", s));
+  EXPECT_EQ(s.processing.backend, "cpu");
+  EXPECT_EQ(s.processing.size, 1024);
+  EXPECT_EQ(s.processing.params.denoise, gpu::DenoiseMode::Cfar);
+  EXPECT_EQ(s.processing.params.cfar_guard, 24);
+  EXPECT_EQ(s.processing.params.label.min_area, 4);
+  EXPECT_EQ(s.view.style.brightness, render::Brightness::Dusk);
+  EXPECT_FALSE(s.view.style.layers[1].visible);
+  const auto j = nlohmann::json::parse(to_json_text(s));
+  EXPECT_EQ(j.size(), 3u);
+  for (const char* k : {"source", "view", "processing"}) EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["processing"]["pipeline"]["denoise"], "cfar");
+  EXPECT_EQ(j["source"]["udp_port"], 8600);
+  EXPECT_EQ(j["view"]["style"]["brightness"], "dusk");
+  // What the engine hands back at the end of a run, and the view, make the same file again.
+  const Settings again = combine(s, s.view);
+  EXPECT_EQ(to_json_text(again), to_json_text(s));
 }
 
 TEST(Script, ParsesCommandsAndSkipsComments) {

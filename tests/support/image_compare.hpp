@@ -19,11 +19,11 @@ inline int max_diff(const Image8& a, const Image8& b) {
   return m;
 }
 
-// Pixels that differ (over the common prefix when the sizes differ).
+// Pixels that differ (over the common prefix), plus one when the sizes differ.
 inline size_t count_diff(const Image8& a, const Image8& b) {
   size_t n = 0;
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += a.pixels[i] != b.pixels[i];
-  return n;
+  return n + (a.width != b.width || a.height != b.height ? 1 : 0);
 }
 
 inline Image8 random_image(int w, int h, uint32_t seed) {

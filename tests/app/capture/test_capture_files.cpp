@@ -2,9 +2,11 @@
 // fragments, filters, non-CAT240 traffic, raw ASTERIX and FINAL files.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/asterix/cat240_encoder.hpp"
@@ -363,6 +365,152 @@ TEST(CaptureFiles, MissingEmptyAndUnknownFilesThrow) {
   TempFile shortp("short.pcap");
   std::ofstream(shortp.path, std::ios::binary).write("\xD4\xC3\xB2\xA1\x02\x00", 6);
   EXPECT_THROW(open_capture(shortp.str()), Error);
+}
+
+// Bytes of a file.
+Bytes slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return Bytes((std::istreambuf_iterator<char>(in)), {});
+}
+
+// A pipe whose read end is open as a path (/proc/self/fd/N) and whose write end a thread fills
+// with `bytes`, then closes: what `cat file | sweepline dump /dev/stdin` gives the reader.
+class FedPipe {
+ public:
+  explicit FedPipe(Bytes bytes) {
+    int fds[2];
+    EXPECT_EQ(::pipe(fds), 0);
+    read_fd_ = fds[0];
+    writer_ = std::thread([fd = fds[1], b = std::move(bytes)] {
+      // A reader that stops early closes its end: EPIPE for this thread, not SIGPIPE.
+      sigset_t pipe_signal;
+      sigemptyset(&pipe_signal);
+      sigaddset(&pipe_signal, SIGPIPE);
+      pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+      size_t off = 0;
+      while (off < b.size()) {
+        const ssize_t n = ::write(fd, b.data() + off, b.size() - off);
+        if (n <= 0) break;
+        off += size_t(n);
+      }
+      ::close(fd);
+    });
+  }
+  ~FedPipe() {
+    ::close(read_fd_);  // first, so a writer blocked on a full pipe returns
+    writer_.join();
+  }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(read_fd_); }
+
+ private:
+  int read_fd_ = -1;
+  std::thread writer_;
+};
+
+TEST(CaptureFiles, PipesReadLikeFilesInEveryFormat) {
+  std::vector<Datagram> sent;
+  for (int i = 0; i < 12; ++i)
+    sent.push_back(dgram(3600.0 + i * 0.01, parse_ipv4("239.1.2.3"), 8600,
+                         video_block(i, i % 3 ? 3000 : 100)));
+  struct Case {
+    const char* name;
+    CaptureFormat format;
+  };
+  for (const Case c : {Case{"p.pcap", CaptureFormat::Pcap}, Case{"p.pcapng", CaptureFormat::Pcapng},
+                       Case{"p.ast", CaptureFormat::Raw}, Case{"p.final", CaptureFormat::Final}}) {
+    SCOPED_TRACE(c.name);
+    TempFile tmp(c.name);
+    {
+      std::unique_ptr<CaptureWriter> w;
+      if (c.format == CaptureFormat::Pcap || c.format == CaptureFormat::Pcapng) {
+        PcapWriteOptions o;
+        o.pcapng = c.format == CaptureFormat::Pcapng;
+        o.mtu = 1500;  // fragments too
+        w = open_pcap_writer(tmp.str(), o);
+      } else {
+        w = open_capture_writer(tmp.str(), c.format);
+      }
+      for (const auto& d : sent) w->write(d);
+    }
+    const auto from_file = read_all(tmp.str());
+    ASSERT_EQ(from_file.size(), sent.size());
+    FedPipe pipe(slurp(tmp.path));
+    auto reader = open_capture(pipe.path());
+    EXPECT_EQ(reader->format(), c.format);
+    std::vector<Datagram> from_pipe;
+    Datagram d;
+    while (reader->next(d)) from_pipe.push_back(d);
+    ASSERT_EQ(from_pipe.size(), from_file.size());
+    for (size_t i = 0; i < from_pipe.size(); ++i) expect_same(from_pipe[i], from_file[i], 0);
+    try {
+      reader->rewind();
+      ADD_FAILURE() << "a pipe rewound";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is a pipe"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(CaptureFiles, TextFilesAndCutFirstBlocksAreRefused) {
+  auto message = [](const std::string& path) {
+    try {
+      open_capture(path);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  TempFile text("notes.txt");
+  std::ofstream(text.path) << "Sweepline notes\n\tnot a capture at all\r\n";
+  EXPECT_NE(message(text.str()).find("is a text file"), std::string::npos) << message(text.str());
+  // Raw ASTERIX whose first block claims 258 bytes of a 5-byte file.
+  TempFile cut("cut.ast");
+  std::ofstream(cut.path, std::ios::binary).write("\xf0\x01\x02\x00\x00", 5);
+  EXPECT_NE(message(cut.str()).find("runs past the end"), std::string::npos) << message(cut.str());
+  // Category 0 does not exist.
+  TempFile zero("zero.ast");
+  std::ofstream(zero.path, std::ios::binary).write("\x00\x00\x05\x01\x02", 5);
+  EXPECT_NE(message(zero.str()).find("not raw ASTERIX"), std::string::npos) << message(zero.str());
+  // A folder.
+  EXPECT_NE(message(fs::temp_directory_path().string()).find("is a directory"), std::string::npos);
+}
+
+TEST(CaptureFiles, FragmentsPendingAtTheEndAreCounted) {
+  TempFile full("pending_full.pcap");
+  PcapWriteOptions o;
+  o.mtu = 576;
+  {
+    auto w = open_pcap_writer(full.str(), o);
+    for (int i = 0; i < 3; ++i)
+      w->write(dgram(i, parse_ipv4("239.1.2.3"), 8600, video_block(i, 2000)));
+  }
+  // Cut the file after the first fragment of the last datagram.
+  const Bytes all = slurp(full.path);
+  std::vector<size_t> starts;
+  for (size_t pos = 24; pos + 16 <= all.size();) {
+    starts.push_back(pos);
+    const uint32_t len =
+        all[pos + 8] | (all[pos + 9] << 8) | (all[pos + 10] << 16) | (all[pos + 11] << 24);
+    pos += 16 + len;
+  }
+  const size_t per_datagram = starts.size() / 3;
+  ASSERT_GT(per_datagram, 1u);
+  TempFile cut("pending_cut.pcap");
+  const size_t end = starts[2 * per_datagram + 1];
+  std::ofstream(cut.path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(all.data()), static_cast<std::streamsize>(end));
+  CaptureStats st;
+  EXPECT_EQ(read_all(cut.str(), {}, &st).size(), 2u);
+  EXPECT_EQ(st.skipped["fragment_incomplete"], 1u);
+  // Stats keep counting across a rewind: a second pass counts the datagram again.
+  auto r = open_capture(cut.str());
+  Datagram d;
+  while (r->next(d)) {
+  }
+  r->rewind();
+  while (r->next(d)) {
+  }
+  EXPECT_EQ(r->stats().skipped.at("fragment_incomplete"), 2u);
 }
 
 TEST(CaptureFiles, Ipv4Parsing) {

@@ -1,15 +1,18 @@
 // Replay pacing, pause, step, seek and loop with an injected clock: fast and deterministic.
-#include "tests/support/shared_data.hpp"
 #include <unistd.h>
+#include "tests/support/shared_data.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/asterix/cat240_encoder.hpp"
@@ -275,4 +278,48 @@ TEST(ReplaySource, SharedSamplesIndexTheirRotations) {
   while (femto.poll(all)) {
   }
   EXPECT_EQ(all.size(), 512u);
+}
+
+TEST(ReplaySource, PipesAreCopiedSoTheyIndexSeekAndLoop) {
+  // A pipe opened by path, fed by a thread: what `cat file | sweepline view -` gives replay.
+  TempDir dir;
+  const std::string p = dir.file("piped.pcap");
+  write_file(p, capture::CaptureFormat::Pcap, false);
+  std::vector<char> bytes;
+  {
+    std::ifstream in(p, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread writer([fd = fds[1], &bytes] {
+    sigset_t pipe_signal;  // a reader that stops early: EPIPE here, not SIGPIPE
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+    for (size_t off = 0; off < bytes.size();) {
+      const ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
+      if (n <= 0) break;
+      off += size_t(n);
+    }
+    ::close(fd);
+  });
+  ReplayOptions o;
+  o.speed = 0;
+  o.max_datagrams_per_poll = 1000;
+  o.clock = std::make_shared<ManualClock>();
+  std::unique_ptr<ReplaySource> s;
+  try {
+    s = std::make_unique<ReplaySource>("/proc/self/fd/" + std::to_string(fds[0]), o);
+  } catch (const Error& e) {
+    ADD_FAILURE() << e.what();
+  }
+  ::close(fds[0]);
+  writer.join();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->rotation_count(), uint64_t(kRotations));
+  s->seek_rotation(kRotations - 1);
+  auto got = poll(*s);  // the last rotation, then from the start again
+  ASSERT_GT(got.size(), size_t(kRadials));
+  EXPECT_EQ(*got[kRadials].msg_index, 0u);
 }

@@ -44,13 +44,20 @@ TEST(SimCli, WritesCaptureAndTruthAndSummarises) {
 }
 
 TEST(SimCli, BadArgumentsFailWithAMessage) {
-  for (const char* bad :
-       {"sim --scenario atlantis --out /dev/null", "sim --set bogus=1 --out /dev/null",
-        "sim --res 3 --out /dev/null", "sim --style odd --out /dev/null",
-        "sim --udp 239.0.1.2 --rotations 1", "sim --image nope --out /dev/null", "sim"}) {
+  // Each message names what was wrong: the option (a value refused while parsing, exit status 2,
+  // or out of the scenario's range) or, with nothing to do, the command.
+  const std::pair<const char*, const char*> cases[] = {
+      {"sim --scenario atlantis --out /dev/null", "--scenario"},
+      {"sim --set bogus=1 --out /dev/null", "--set"},
+      {"sim --res 3 --out /dev/null", "--res"},
+      {"sim --style odd --out /dev/null", "--style"},
+      {"sim --udp 239.0.1.2 --rotations 1", "--udp"},
+      {"sim --image nope --out /dev/null", "--image"},
+      {"sim", "sim: nothing to do"}};
+  for (const auto& [bad, part] : cases) {
     const auto r = test::run_sweepline(bad);
     EXPECT_NE(r.status, 0) << bad;
-    EXPECT_NE(r.output.find("sweepline"), std::string::npos) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find(part), std::string::npos) << bad << ": " << r.output;
   }
 }
 

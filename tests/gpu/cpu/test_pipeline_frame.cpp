@@ -103,8 +103,25 @@ TEST(PipelineFrame, NamesRoundTrip) {
   for (DenoiseMode m : {DenoiseMode::None, DenoiseMode::Gaussian, DenoiseMode::Bilateral,
                         DenoiseMode::FftEnhance, DenoiseMode::Cfar})
     EXPECT_EQ(denoise_mode_from_string(to_string(m)), m);
-  EXPECT_EQ(backend_from_string("cuda"), Backend::Cuda);
-  EXPECT_THROW(scan_mode_from_string("cubic"), Error);
+  for (Backend b : {Backend::Cpu, Backend::Cuda}) EXPECT_EQ(backend_from_string(to_string(b)), b);
+  EXPECT_EQ(scan_mode_from_string("max-hold"), ScanMode::MaxHold);
+  // A wrong name is refused with every name the option takes.
+  auto refusal = [](auto parse, const char* name) {
+    try {
+      parse(name);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(scan_mode_from_string, "cubic")
+                .find("unknown scan mode 'cubic' (expected nearest, bilinear or maxhold)"),
+            std::string::npos);
+  EXPECT_NE(refusal(denoise_mode_from_string, "median")
+                .find("(expected none, gaussian, bilateral, fft or cfar)"),
+            std::string::npos);
+  EXPECT_NE(refusal(backend_from_string, "opencl").find("(expected cpu or cuda)"),
+            std::string::npos);
 }
 
 TEST(PipelineFrame, CudaBackendFailsClearlyOrWorks) {

@@ -76,12 +76,17 @@ std::vector<Case> cases() {
   return out;
 }
 
+// The case's display scan-converted by the CPU stage.
+Image8 scan(ThreadPool& pool, const Case& c, ScanMode mode) {
+  Image8 img;
+  cpu::scan_convert(pool, make_scan_setup(c.params, c.frame), c.frame.cells.data(), mode, img);
+  return img;
+}
+
 TEST(PipelineScan, NearestMatchesDirectPolarLookup) {
   ThreadPool pool(2);
   for (const Case& c : cases()) {
-    Image8 img;
-    cpu::scan_convert(pool, make_scan_setup(c.params, c.frame), c.frame.cells.data(),
-                      ScanMode::Nearest, img);
+    const Image8 img = scan(pool, c, ScanMode::Nearest);
     ASSERT_EQ(img.width, c.params.width);
     int strict = 0, outside = 0;
     for (int y = 0; y < img.height; ++y)
@@ -131,9 +136,7 @@ TEST(PipelineScan, GeometryNorthUpClockwise) {
 TEST(PipelineScan, MaxHoldMatchesDirectFootprintMaximum) {
   ThreadPool pool(2);
   for (const Case& c : cases()) {
-    Image8 img;
-    cpu::scan_convert(pool, make_scan_setup(c.params, c.frame), c.frame.cells.data(),
-                      ScanMode::MaxHold, img);
+    const Image8 img = scan(pool, c, ScanMode::MaxHold);
     const PolarFrame& f = c.frame;
     for (int y = 0; y < img.height; ++y)
       for (int x = 0; x < img.width; ++x) {
@@ -190,9 +193,7 @@ TEST(PipelineScan, MaxHoldKeepsSmallFarTargetsNearestDoesNot) {
 TEST(PipelineScan, BilinearWithinOneLevelOfDirectInterpolation) {
   ThreadPool pool(2);
   for (const Case& c : cases()) {
-    Image8 img;
-    cpu::scan_convert(pool, make_scan_setup(c.params, c.frame), c.frame.cells.data(),
-                      ScanMode::Bilinear, img);
+    const Image8 img = scan(pool, c, ScanMode::Bilinear);
     const PolarFrame& f = c.frame;
     int far_off = 0;
     for (int y = 0; y < img.height; ++y)
@@ -221,12 +222,6 @@ TEST(PipelineScan, BilinearWithinOneLevelOfDirectInterpolation) {
     EXPECT_LT(far_off, img.width * img.height / 20);
   }
 }
-
-}  // namespace
-}  // namespace sweepline::gpu
-
-namespace sweepline::gpu {
-namespace {
 
 // The pyramid-gathered span maximum equals the plain maximum over the span's cells for any
 // span: wrapping past north, azimuth counts that are not multiples of the block sizes, spans

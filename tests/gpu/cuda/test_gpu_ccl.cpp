@@ -1,4 +1,5 @@
-// CUDA labelling against the BFS oracle: every algorithm, both connectivities, random and
+// CUDA labelling against the BFS oracle: the product's `fast` and the papers' algorithms
+// (gpu/reference, chosen through LabelParams::algorithm), both connectivities, random and
 // adversarial images. Tests named GpuCclSmall* use small images only (for compute-sanitizer).
 #include <gtest/gtest.h>
 
@@ -6,12 +7,14 @@
 #include <utility>
 #include <vector>
 
+#include "app/common/check.hpp"
 #include "tests/support/ccl_cases.hpp"
 #include "tests/support/gpu_skip.hpp"
 #ifdef SWEEPLINE_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
 #include "gpu/cuda/ccl_cuda.hpp"
+#include "gpu/reference/ccl_reference.hpp"
 #endif
 
 using namespace sweepline;
@@ -28,6 +31,13 @@ std::string tag(const std::string& name, ccl::Algorithm a, int conn) {
   return name + " " + ccl::to_string(a) + " conn " + std::to_string(conn);
 }
 
+// Labels on the GPU with the algorithm params.algorithm names (the reference library's factory:
+// the product's CclLabeller for `fast`).
+ccl::LabelResult label_gpu(const Image8& img, const ccl::LabelParams& p,
+                           const Image8* intensity = nullptr) {
+  return gpu::reference::label_cuda(img, p, intensity);
+}
+
 void check_cases(bool large, ccl::LabelParams base, bool with_intensity) {
   for (const auto& c : test::standard_cases(large))
     for (int conn : {4, 8}) {
@@ -39,7 +49,7 @@ void check_cases(bool large, ccl::LabelParams base, bool with_intensity) {
       auto want = oracle_label(c.image, p, ip);
       for (auto a : kAlgorithms) {
         p.algorithm = a;
-        expect_equal_to_oracle(ccl::label_cuda(c.image, p, ip), want, tag(c.name, a, conn));
+        expect_equal_to_oracle(label_gpu(c.image, p, ip), want, tag(c.name, a, conn));
         if (testing::Test::HasFatalFailure()) return;
       }
     }
@@ -61,9 +71,8 @@ void expect_fast_equal_to_oracle(const std::vector<std::pair<std::string, Image8
       }
 }
 
-// A device buffer and a stream for the tests that drive CclLabeller directly, released when the
-// test leaves their scope, an ASSERT's early return included. Declared before the labeller, so
-// that it goes first.
+// A device buffer and a stream, released when the test leaves their scope, an ASSERT's early
+// return included. Declared before a labeller, so that they go after it.
 class DeviceBytes {
  public:
   explicit DeviceBytes(size_t n) {
@@ -95,13 +104,34 @@ class TestStream {
   cudaStream_t s_ = nullptr;
 };
 
-// Uploads img to d_img on stream s, labels it without an intensity image and fetches the result
-// (with the label image when with_labels): one frame of the tests that drive a labeller across
-// frames.
-ccl::LabelResult label_frame(gpu::cuda::CclLabeller& lab, uint8_t* d_img, const Image8& img,
-                             const ccl::LabelParams& p, cudaStream_t s, bool with_labels) {
-  cudaMemcpyAsync(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice, s);
-  lab.label(d_img, nullptr, img.width, img.height, p, s);
+// A frame's image and intensity image on the device (`bytes` each) and a stream, for the tests
+// that drive a labeller directly.
+class DeviceFrame {
+ public:
+  explicit DeviceFrame(size_t bytes) : img_(bytes), in_(bytes) {}
+  bool ok() const { return img_ && in_ && stream_.ok(); }
+  // Copies `img` (and `intensity` when given) to the device.
+  void upload(const Image8& img, const Image8* intensity = nullptr) const {
+    cudaMemcpy(img_, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
+    if (intensity)
+      cudaMemcpy(in_, intensity->pixels.data(), intensity->size(), cudaMemcpyHostToDevice);
+  }
+  uint8_t* image() const { return img_; }
+  uint8_t* intensity() const { return in_; }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  DeviceBytes img_, in_;
+  TestStream stream_;
+};
+
+// Uploads img, labels it (weighted by the frame's intensity image when `weighted`) and fetches
+// the result (with the label image when with_labels): one frame of the tests that drive a
+// labeller across frames.
+ccl::LabelResult label_frame(gpu::cuda::CudaLabeller& lab, const DeviceFrame& f, const Image8& img,
+                             const ccl::LabelParams& p, bool with_labels, bool weighted = false) {
+  f.upload(img);
+  lab.label(f.image(), weighted ? f.intensity() : nullptr, img.width, img.height, p, f.stream());
   return lab.fetch(with_labels);
 }
 
@@ -306,7 +336,7 @@ TEST(GpuCclSmall, HolesEveryAlgorithm) {
       auto want = oracle_label(img, p);
       for (auto a : kAlgorithms) {
         p.algorithm = a;
-        expect_equal_to_oracle(ccl::label_cuda(img, p), want, tag("holes", a, conn));
+        expect_equal_to_oracle(label_gpu(img, p), want, tag("holes", a, conn));
       }
     }
 #endif
@@ -324,10 +354,80 @@ TEST(GpuCclSmall, KangBoxMethodsAgree) {
       p.connectivity = conn;
       for (const char* spec : {"random:0.3", "random:0.8", "stars"}) {
         Image8 img = sim::make_test_image(spec, 181, 143, 21);
-        expect_equal_to_oracle(ccl::label_cuda(img, p), oracle_label(img, p),
+        expect_equal_to_oracle(label_gpu(img, p), oracle_label(img, p),
                                std::string(spec) + " " + ccl::to_string(m));
       }
     }
+#endif
+}
+
+// The algorithm is an explicit parameter: the product's labeller and factory run `fast` only and
+// refuse the others before any device work; the reference library's factory makes each
+// algorithm's labeller. Needs no device.
+TEST(GpuCclSelection, AlgorithmsChosenByTheParameter) {
+#ifdef SWEEPLINE_HAVE_CUDA
+  for (auto a : kAlgorithms) {
+    auto lab = gpu::reference::make_cuda_labeller(a);
+    ASSERT_NE(lab, nullptr);
+    EXPECT_EQ(lab->algorithm(), a) << ccl::to_string(a);
+  }
+  EXPECT_EQ(gpu::cuda::make_product_labeller(ccl::Algorithm::Fast)->algorithm(),
+            ccl::Algorithm::Fast);
+  Image8 img(8, 8);
+  for (auto a : {ccl::Algorithm::Kang, ccl::Algorithm::Propagate}) {
+    ccl::LabelParams p;
+    p.algorithm = a;
+    EXPECT_THROW(gpu::cuda::make_product_labeller(a), Error) << ccl::to_string(a);
+    gpu::cuda::CclLabeller fast;
+    EXPECT_THROW(fast.label(nullptr, nullptr, 8, 8, p, nullptr), Error) << ccl::to_string(a);
+    gpu::cuda::SelectedLabeller product;  // the product's factory
+    EXPECT_THROW(product.label(nullptr, nullptr, 8, 8, p, nullptr), Error) << ccl::to_string(a);
+    EXPECT_THROW(ccl::label_cuda(img, p), Error) << ccl::to_string(a);
+    // A reference labeller refuses parameters that name another algorithm.
+    auto other = gpu::reference::make_cuda_labeller(
+        a == ccl::Algorithm::Kang ? ccl::Algorithm::Propagate : ccl::Algorithm::Kang);
+    EXPECT_THROW(other->label(nullptr, nullptr, 8, 8, p, nullptr), Error) << ccl::to_string(a);
+  }
+#else
+  GTEST_SKIP() << "built without the CUDA backend";
+#endif
+}
+
+// One SelectedLabeller (what the CUDA pipeline holds) with the reference factory follows
+// params.algorithm from frame to frame: each frame runs the named algorithm (its own stages in
+// the times) and equals the oracle.
+TEST(GpuCclSmall, SelectedLabellerFollowsTheParameter) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  const int w = 301, h = 77;
+  Image8 img = sim::make_test_image("random:0.45", w, h, 13);
+  DeviceFrame f(img.size());
+  ASSERT_TRUE(f.ok());
+  // A stage only that algorithm's labeller marks.
+  auto own_stage = [](ccl::Algorithm a) {
+    return a == ccl::Algorithm::Fast   ? "label_stats_numbering"
+           : a == ccl::Algorithm::Kang ? "hierarchical_merge"
+                                       : "propagate";
+  };
+  {
+    gpu::cuda::SelectedLabeller lab(gpu::reference::make_cuda_labeller);
+    for (auto a : {ccl::Algorithm::Kang, ccl::Algorithm::Fast, ccl::Algorithm::Propagate,
+                   ccl::Algorithm::Fast, ccl::Algorithm::Kang})
+      for (int conn : {4, 8}) {
+        ccl::LabelParams p;
+        p.algorithm = a;
+        p.connectivity = conn;
+        f.upload(img);
+        lab.label(f.image(), nullptr, w, h, p, f.stream());
+        ASSERT_NE(lab.current(), nullptr);
+        EXPECT_EQ(lab.current()->algorithm(), a);
+        auto got = lab.fetch(true);
+        bool seen = false;
+        for (const auto& st : got.times) seen = seen || st.stage == own_stage(a);
+        EXPECT_TRUE(seen) << tag("selected", a, conn) << ": no stage " << own_stage(a);
+        expect_equal_to_oracle(got, oracle_label(img, p), tag("selected", a, conn));
+      }
+  }
 #endif
 }
 
@@ -336,29 +436,25 @@ TEST(GpuCclSmall, StatisticsOverflowFallsBackToTheHost) {
 #ifdef SWEEPLINE_HAVE_CUDA
   Image8 img = sim::make_test_image("random:0.3", 97, 89, 5);
   Image8 in = test::random_intensity(97, 89, 6);
-  DeviceBytes d_img(img.size()), d_in(in.size());
-  ASSERT_TRUE(d_img && d_in);
-  cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
-  cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
-  TestStream s;
-  ASSERT_TRUE(s.ok());
-  {
-    gpu::cuda::CclLabeller lab;
-    lab.set_statistics_capacity_limit(10);
-    for (auto a : kAlgorithms)
-      for (int64_t min_area : {0, 2}) {
-        ccl::LabelParams p;
-        p.algorithm = a;
-        p.min_area = min_area;
-        lab.label(d_img, d_in, img.width, img.height, p, s);
-        auto got = lab.fetch(true);
-        EXPECT_EQ(lab.statistics_capacity(), 10);
-        expect_equal_to_oracle(got, oracle_label(img, p, &in), tag("overflow", a, 8));
-        // The device label image is filtered too.
-        ImageI32 dev(img.width, img.height);
-        cudaMemcpy(dev.pixels.data(), lab.d_labels(), dev.size() * 4, cudaMemcpyDeviceToHost);
-        EXPECT_EQ(dev, got.labels);
-      }
+  DeviceFrame f(img.size());
+  ASSERT_TRUE(f.ok());
+  f.upload(img, &in);
+  for (auto a : kAlgorithms) {
+    auto lab = gpu::reference::make_cuda_labeller(a);
+    lab->set_statistics_capacity_limit(10);
+    for (int64_t min_area : {0, 2}) {
+      ccl::LabelParams p;
+      p.algorithm = a;
+      p.min_area = min_area;
+      lab->label(f.image(), f.intensity(), img.width, img.height, p, f.stream());
+      auto got = lab->fetch(true);
+      EXPECT_EQ(lab->statistics_capacity(), 10);
+      expect_equal_to_oracle(got, oracle_label(img, p, &in), tag("overflow", a, 8));
+      // The device label image is filtered too.
+      ImageI32 dev(img.width, img.height);
+      cudaMemcpy(dev.pixels.data(), lab->d_labels(), dev.size() * 4, cudaMemcpyDeviceToHost);
+      EXPECT_EQ(dev, got.labels);
+    }
   }
 #endif
 }
@@ -377,38 +473,33 @@ TEST(GpuCclSmall, FastWithoutStatistics) {
           {std::string(spec) + " " + std::to_string(iw), sim::make_test_image(spec, iw, h, 21)});
     imgs.push_back({"checker1 " + std::to_string(iw), test::checkerboard(iw, h, 1)});
   }
-  DeviceBytes d_img(size_t(w) * h), d_in(size_t(w) * h);
-  ASSERT_TRUE(d_img && d_in);
-  TestStream s;
-  ASSERT_TRUE(s.ok());
+  DeviceFrame f(size_t(w) * h);
+  ASSERT_TRUE(f.ok());
   {
     gpu::cuda::CclLabeller lab;
     for (const auto& [name, img] : imgs) {
-      cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
       Image8 in = test::random_intensity(img.width, h, 23);
-      cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
+      f.upload(img, &in);
       for (int conn : {4, 8})
         for (bool weighted : {false, true}) {
           ccl::LabelParams p;
           p.connectivity = conn;
-          const uint8_t* di = weighted ? static_cast<uint8_t*>(d_in) : nullptr;
           auto want = oracle_label(img, p, weighted ? &in : nullptr);
           const std::string t = tag(name + (weighted ? " weighted" : ""), p.algorithm, conn);
           lab.set_statistics(false);
-          lab.label(d_img, di, img.width, h, p, s);
-          auto got = lab.fetch(true);
+          auto got = label_frame(lab, f, img, p, true, weighted);
           EXPECT_EQ(size_t(got.count), want.components.size()) << t;
           EXPECT_TRUE(got.components.empty()) << t;
           EXPECT_TRUE(got.labels == want.labels) << t << ": label images differ";
           lab.set_statistics(true);
-          lab.label(d_img, di, img.width, h, p, s);
-          expect_equal_to_oracle(lab.fetch(true), want, t + " stats again");
+          expect_equal_to_oracle(label_frame(lab, f, img, p, true, weighted), want,
+                                 t + " stats again");
         }
     }
     ccl::LabelParams p;
     p.min_area = 2;
     lab.set_statistics(false);
-    EXPECT_ANY_THROW(lab.label(d_img, nullptr, w, h, p, s));
+    EXPECT_ANY_THROW(lab.label(f.image(), nullptr, w, h, p, f.stream()));
   }
 #endif
 }
@@ -417,10 +508,8 @@ TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
   const int w = 203, h = 117;
-  DeviceBytes d_img(size_t(w) * h);
-  ASSERT_TRUE(d_img);
-  TestStream s;
-  ASSERT_TRUE(s.ok());
+  DeviceFrame f(size_t(w) * h);
+  ASSERT_TRUE(f.ok());
   {
     gpu::cuda::CclLabeller lab;
     for (int frame = 0; frame < 6; ++frame) {
@@ -428,7 +517,7 @@ TEST(GpuCclSmall, GraphReplayAcrossFramesAndParameters) {
       ccl::LabelParams p;
       p.connectivity = frame % 2 ? 4 : 8;
       p.min_area = frame >= 4 ? 3 : 0;
-      auto got = label_frame(lab, d_img, img, p, s, frame % 3 != 0);
+      auto got = label_frame(lab, f, img, p, frame % 3 != 0);
       auto want = oracle_label(img, p);
       if (frame % 3 == 0) {
         EXPECT_TRUE(got.labels.empty());
@@ -449,10 +538,8 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA
   const int w = 1031, h = 133;
-  DeviceBytes d_img(size_t(w) * h);
-  ASSERT_TRUE(d_img);
-  TestStream s;
-  ASSERT_TRUE(s.ok());
+  DeviceFrame f(size_t(w) * h);
+  ASSERT_TRUE(f.ok());
   auto sparse = [&](int variant) {
     Image8 img(w, h);
     for (int y = 28; y < 37; ++y)  // a blob across a tile row border
@@ -472,7 +559,7 @@ TEST(GpuCclSmall, FastSparseFramesAfterDenseOnes) {
       p.connectivity = frame % 4 < 2 ? 8 : 4;
       p.algorithm = ccl::Algorithm::Fast;
       lab.set_statistics(frame != 5);
-      auto got = label_frame(lab, d_img, img, p, s, true);
+      auto got = label_frame(lab, f, img, p, true);
       auto want = oracle_label(img, p);
       if (frame == 5) {
         EXPECT_EQ(size_t(got.count), want.components.size());
@@ -496,28 +583,24 @@ TEST(GpuCclSmall, CompressibleAndPlainMemoryAgree) {
   for (const char* spec : {"random:0.02", "random:0.5", "stars"})
     imgs.push_back({spec, sim::make_test_image(spec, w, h, 31)});
   imgs.push_back({"checker1", test::checkerboard(w, h, 1)});
-  DeviceBytes d_img(size_t(w) * h), d_in(size_t(w) * h);
-  ASSERT_TRUE(d_img && d_in);
-  TestStream s;
-  ASSERT_TRUE(s.ok());
+  DeviceFrame f(size_t(w) * h);
+  ASSERT_TRUE(f.ok());
   Image8 in = test::random_intensity(w, h, 37);
-  cudaMemcpy(d_in, in.pixels.data(), in.size(), cudaMemcpyHostToDevice);
   {
     gpu::cuda::CclLabeller lab;
     for (const auto& [name, img] : imgs) {
-      cudaMemcpy(d_img, img.pixels.data(), img.size(), cudaMemcpyHostToDevice);
+      f.upload(img, &in);
       for (int conn : {4, 8})
         for (bool weighted : {false, true})
           for (bool compressible : {true, false}) {
             ccl::LabelParams p;
             p.connectivity = conn;
             lab.set_compressible_memory(compressible);
-            lab.label(d_img, weighted ? static_cast<uint8_t*>(d_in) : nullptr, w, h, p, s);
             const std::string t = tag(
                 name + (weighted ? " weighted" : "") + (compressible ? " compressible" : " plain"),
                 p.algorithm, conn);
-            expect_equal_to_oracle(lab.fetch(true), oracle_label(img, p, weighted ? &in : nullptr),
-                                   t);
+            expect_equal_to_oracle(label_frame(lab, f, img, p, true, weighted),
+                                   oracle_label(img, p, weighted ? &in : nullptr), t);
             if (!compressible) {
               EXPECT_FALSE(lab.compressible_memory()) << t;
             }
@@ -545,7 +628,7 @@ TEST(GpuCcl, OddSize4095x4097AndScratchBudget) {
       auto want = oracle_label(img, p);
       for (auto a : kAlgorithms) {
         p.algorithm = a;
-        expect_equal_to_oracle(ccl::label_cuda(img, p), want, tag(spec, a, conn));
+        expect_equal_to_oracle(label_gpu(img, p), want, tag(spec, a, conn));
         if (HasFatalFailure()) return;
       }
     }
@@ -585,7 +668,7 @@ TEST(GpuCcl, SpiralsAndStarsAtFullSize) {
       auto want = oracle_label(img, p);
       for (auto a : kAlgorithms) {
         p.algorithm = a;
-        expect_equal_to_oracle(ccl::label_cuda(img, p), want, tag(spec, a, conn));
+        expect_equal_to_oracle(label_gpu(img, p), want, tag(spec, a, conn));
       }
     }
   }
@@ -606,7 +689,7 @@ TEST(GpuCcl, AgreesWithTheCpuBackend) {
   test::OracleResult as_oracle{cpu.labels, cpu.components};
   for (auto a : kAlgorithms) {
     p.algorithm = a;
-    expect_equal_to_oracle(ccl::label_cuda(img, p, &in), as_oracle, ccl::to_string(a));
+    expect_equal_to_oracle(label_gpu(img, p, &in), as_oracle, ccl::to_string(a));
   }
 #endif
 }

@@ -1,11 +1,12 @@
-// The CUDA denoising filters against the CPU stages (gpu/cpu_stages.hpp, themselves checked
+// The CUDA denoising filters against the CPU stages (gpu/cpu/cpu_stages.hpp, themselves checked
 // against direct formulas in tests/gpu/cpu) and against each other, image in, image out: the
-// fused Gaussian (FMA and tensor-core kernels) and bilateral kernels, both FFT enhancement
-// implementations (the warp kernel and batched cuFFT). Odd sizes (not multiples of 4, 8, 16;
-// smaller than a tile or a window), every radius, and adversarial images: constant (flat FFT
-// windows), 0/255 checkerboards (Nyquist frequencies, extreme range weights), hard edges,
-// isolated impulses. Within one level and under 1 % of pixels different (float sums in another
-// order, fused multiply-adds, the tensor-core Gaussian's weights rounded to 2^-23).
+// product's Gaussian kernels (multiply-add and tensor cores) and bilateral, its FFT enhancement,
+// and the references beside them (gpu/reference/: paper 002's two-pass filters with either row
+// pass, batched cuFFT). Odd sizes (not multiples of 4, 8, 16; smaller than a tile or a window),
+// every radius, and adversarial images: constant (flat FFT windows), 0/255 checkerboards (Nyquist
+// frequencies, extreme range weights), hard edges, isolated impulses. Within one level and under
+// 1 % of pixels different (float sums in another order, fused multiply-adds, the tensor-core
+// Gaussian's weights rounded to 2^-17).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -16,9 +17,12 @@
 #include <vector>
 
 #include "gpu/cpu/cpu_stages.hpp"
-#include "gpu/cuda/cuda_resources.hpp"
-#include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/fft_kernels.hpp"
+#include "gpu/cuda/filter_kernels.hpp"
+#include "gpu/reference/fft_cufft.hpp"
+#include "gpu/reference/separable_filters.hpp"
 #include "tests/support/gpu_skip.hpp"
 #include "tests/support/image_compare.hpp"
 
@@ -84,45 +88,6 @@ void expect_close(const Image8& gpu, const Image8& cpu, const std::string& what)
   EXPECT_LE(count_diff(gpu, cpu), gpu.size() / 100) << what;
 }
 
-TEST(GpuFilters, FusedGaussianMatchesCpuAndTwoPass) {
-  SWL_SKIP_WITHOUT_CUDA();
-  ThreadPool pool(4);
-  std::vector<uint16_t> scratch;
-  uint32_t seed = 100;
-  for (auto [w, h] : kSizes)
-    for (const Named& n : images(w, h, seed++))
-      for (float sigma : {0.5f, 0.8f, 1.0f, 1.7f, 2.0f, 3.3f, 5.0f}) {
-        const std::vector<float> wt = gaussian_weights(sigma);
-        Image8 cpu_out;
-        cpu::gaussian(pool, n.img, sigma, cpu_out, scratch);
-        // A block filters a strip of tiles, carrying 2R intermediate rows from one to the next:
-        // the automatic strip (one tile at these sizes) and forced longer ones.
-        const Image8 fused = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-          cuda::launch_gaussian_fused(d, o, w, h, wt, s);
-        });
-        for (int strip : {2, 3, 64}) {
-          const Image8 striped = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            cuda::launch_gaussian_fused(d, o, w, h, wt, s, strip);
-          });
-          EXPECT_EQ(striped, fused) << n.name << " " << w << "x" << h << " sigma " << sigma
-                                    << " strip " << strip << first_bad(striped, fused);
-        }
-        const Image8 tiled = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-          cuda::DeviceBuffer<uint16_t> mid(size_t(w) * size_t(h));
-          cuda::launch_gaussian_rows(d, mid.get(), w, h, wt, GaussianImpl::Tiled, s);
-          cuda::launch_gaussian_cols(mid.get(), o, w, h, wt, s);
-          SWL_CUDA_CHECK(cudaStreamSynchronize(s));
-        });
-        const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
-                                 " sigma " + std::to_string(sigma);
-        expect_close(fused, cpu_out, "fused vs cpu, " + what);
-        expect_close(fused, tiled, "fused vs two-pass, " + what);
-        if (n.name == "constant 77") {
-          EXPECT_EQ(fused, n.img) << what;  // the weights sum to 1
-        }
-      }
-}
-
 // The two-pass Gaussian in double precision with the CPU's 8.8 intermediate: the final value
 // before truncation (level + 0.5), per pixel.
 std::vector<double> exact_gaussian(const Image8& img, const std::vector<float>& wt) {
@@ -162,9 +127,66 @@ void expect_close_or_tie(const Image8& got, const Image8& ref, const std::vector
   EXPECT_LE(off_tie, got.size() / 100) << what;
 }
 
+// The paper's two-pass Gaussian (either row pass) through a device intermediate image.
+Image8 separable_gaussian(const Image8& img, const std::vector<float>& wt,
+                          reference::RowPass pass) {
+  return on_gpu(img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+    cuda::DeviceBuffer<uint16_t> mid(img.size());
+    reference::launch_gaussian_rows(d, mid.get(), img.width, img.height, wt,
+                                    reference::SeparableGaussian{pass}, s);
+    reference::launch_gaussian_cols(mid.get(), o, img.width, img.height, wt, s);
+    SWL_CUDA_CHECK(cudaStreamSynchronize(s));
+  });
+}
+
+TEST(GpuFilters, GaussianMatchesCpuAndTheTwoPassReference) {
+  SWL_SKIP_WITHOUT_CUDA();
+  ThreadPool pool(4);
+  std::vector<uint16_t> scratch;
+  uint32_t seed = 100;
+  for (auto [w, h] : kSizes)
+    for (const Named& n : images(w, h, seed++))
+      for (float sigma : {0.5f, 0.8f, 1.0f, 1.7f, 2.0f, 3.3f, 5.0f}) {
+        const std::vector<float> wt = gaussian_weights(sigma);
+        Image8 cpu_out;
+        cpu::gaussian(pool, n.img, sigma, cpu_out, scratch);
+        // A block filters a strip of tiles, carrying 2R intermediate rows from one to the next:
+        // the automatic strip (one tile at these sizes) and forced longer ones.
+        const Image8 fused = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+          cuda::launch_gaussian_fused(d, o, w, h, wt, s);
+        });
+        for (int strip : {2, 3, 64}) {
+          const Image8 striped = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+            cuda::launch_gaussian_fused(d, o, w, h, wt, s, cuda::StripOptions{strip});
+          });
+          EXPECT_EQ(striped, fused) << n.name << " " << w << "x" << h << " sigma " << sigma
+                                    << " strip " << strip << first_bad(striped, fused);
+        }
+        const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
+                                 " sigma " + std::to_string(sigma);
+        expect_close(fused, cpu_out, "fused vs cpu, " + what);
+        // The pipeline's choice between the kernels.
+        const Image8 product = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+          cuda::launch_gaussian(d, o, w, h, wt, s);
+        });
+        // The pipeline takes the tensor-core kernel from kGaussianMmaMinRadius: ties allowed.
+        expect_close_or_tie(product, cpu_out, exact_gaussian(n.img, wt),
+                            "pipeline's Gaussian vs cpu, " + what);
+        // The paper's two row passes compute the same numbers.
+        const Image8 tiled = separable_gaussian(n.img, wt, reference::RowPass::Tiled);
+        expect_close(fused, tiled, "fused vs two-pass, " + what);
+        EXPECT_EQ(separable_gaussian(n.img, wt, reference::RowPass::SlidingWindow), tiled)
+            << "sliding window vs plain tile, " << what;
+        if (n.name == "constant 77") {
+          EXPECT_EQ(fused, n.img) << what;  // the weights sum to 1
+        }
+      }
+}
+
 // The tensor-core Gaussian (integer mma, gpu/cuda/filter_mma.cu) at every radius 1..15 (sigma
-// (R - 0.5) / 3), both tile heights, against the CPU and the FMA kernel; sizes add a width not
-// a multiple of 16 over several tiles and a height over several 128-row tiles.
+// (R - 0.5) / 3; both tile heights: 128 rows from kGaussianMmaTallMinRadius) against the CPU and
+// the multiply-add kernel; sizes add a width not a multiple of 16 over several tiles and a height
+// over several 128-row tiles. Radius 1 (every off-centre weight rounds to 0) takes the fallback.
 TEST(GpuFilters, TensorCoreGaussianMatchesCpuAndFused) {
   SWL_SKIP_WITHOUT_CUDA();
   if (!cuda::gaussian_mma_available()) GTEST_SKIP() << "no sm_80+ tensor cores";
@@ -187,25 +209,18 @@ TEST(GpuFilters, TensorCoreGaussianMatchesCpuAndFused) {
         const std::vector<double> exact = exact_gaussian(n.img, wt);
         const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
                                  " radius " + std::to_string(r);
-        // Variants: 0 three weight slices (2^-23), 2 two (2^-16).
-        for (int variant : {0, 2})
-          for (int rows : {64, 128}) {
-            const Image8 mma = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-              cuda::launch_gaussian_mma(d, o, w, h, wt, s, rows, variant);
-            });
-            const std::string tag =
-                what + " tile rows " + std::to_string(rows) + " variant " + std::to_string(variant);
-            expect_close_or_tie(mma, cpu_out, exact, "mma vs cpu, " + tag);
-            expect_close_or_tie(mma, fused, exact, "mma vs fused, " + tag);
-            if (n.name == "constant 77") {
-              // The integer weights sum to 2^23 within 2^-19 (variant 2: to 2^16 exactly).
-              EXPECT_EQ(mma, n.img) << tag;
-            }
-          }
+        const Image8 mma = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+          cuda::launch_gaussian_mma(d, o, w, h, wt, s);
+        });
+        expect_close_or_tie(mma, cpu_out, exact, "mma vs cpu, " + what);
+        expect_close_or_tie(mma, fused, exact, "mma vs fused, " + what);
+        if (n.name == "constant 77") {
+          EXPECT_EQ(mma, n.img) << what;  // the integer weights sum to 2^16 exactly
+        }
       }
 }
 
-TEST(GpuFilters, FusedBilateralMatchesCpuAndTwoPass) {
+TEST(GpuFilters, BilateralMatchesCpuAndTheTwoPassReference) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool(4);
   std::vector<uint16_t> scratch;
@@ -219,36 +234,24 @@ TEST(GpuFilters, FusedBilateralMatchesCpuAndTwoPass) {
           Image8 cpu_out;
           cpu::bilateral(pool, n.img, sigma_s, sigma_r, cpu_out, scratch);
           const Image8 fused = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            cuda::launch_bilateral_fused(d, o, w, h, ws, wr, s);
+            cuda::launch_bilateral(d, o, w, h, ws, wr, s);
           });
           const Image8 striped = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            cuda::launch_bilateral_fused(d, o, w, h, ws, wr, s, 3);
+            cuda::launch_bilateral(d, o, w, h, ws, wr, s, cuda::StripOptions{3});
           });
           EXPECT_EQ(striped, fused) << n.name << " " << w << "x" << h << " sigma_s " << sigma_s
                                     << " strip 3" << first_bad(striped, fused);
-          // The pair-shared kernel (variant 1), automatic and 3-tile strips.
-          const Image8 pairs = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            cuda::launch_bilateral_fused(d, o, w, h, ws, wr, s, 0, 1);
-          });
-          const Image8 pairs3 = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            cuda::launch_bilateral_fused(d, o, w, h, ws, wr, s, 3, 1);
-          });
-          EXPECT_EQ(pairs3, pairs) << n.name << " " << w << "x" << h << " sigma_s " << sigma_s
-                                   << " pair-shared strip 3" << first_bad(pairs3, pairs);
           const Image8 two = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
             cuda::DeviceBuffer<uint16_t> mid(size_t(w) * size_t(h));
-            cuda::launch_bilateral_rows(d, mid.get(), w, h, ws, wr, s);
-            cuda::launch_bilateral_cols(mid.get(), o, w, h, ws, wr, s);
+            reference::launch_bilateral_rows(d, mid.get(), w, h, ws, wr, s);
+            reference::launch_bilateral_cols(mid.get(), o, w, h, ws, wr, s);
             SWL_CUDA_CHECK(cudaStreamSynchronize(s));
           });
           const std::string what = n.name + " " + std::to_string(w) + "x" + std::to_string(h) +
                                    " sigma_s " + std::to_string(sigma_s) + " sigma_r " +
                                    std::to_string(sigma_r);
           expect_close(fused, cpu_out, "fused vs cpu, " + what);
-          expect_close(fused, two, "fused vs two-pass, " + what);
-          // The same sums term for term: expected identical to `fused`, checked as close.
-          expect_close(pairs, cpu_out, "pair-shared vs cpu, " + what);
-          expect_close(pairs, fused, "pair-shared vs fused, " + what);
+          expect_close(two, cpu_out, "two-pass vs cpu, " + what);
         }
 }
 
@@ -273,11 +276,11 @@ std::vector<std::pair<std::string, FftEnhanceParams>> fft_params() {
   return out;
 }
 
-TEST(GpuFilters, FftEnhanceBothImplementationsMatchCpu) {
+TEST(GpuFilters, FftEnhanceAndTheCufftReferenceMatchCpu) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool(4);
   uint32_t seed = 300;
-  cuda::FftEnhancer fft;
+  reference::CufftEnhancer cufft;
   std::vector<std::pair<int, int>> sizes = kSizes;
   sizes.push_back({1536, 1018});  // more windows than one cuFFT chunk
   for (auto [w, h] : sizes)
@@ -285,26 +288,26 @@ TEST(GpuFilters, FftEnhanceBothImplementationsMatchCpu) {
       for (const auto& [pname, prm] : fft_params()) {
         Image8 cpu_out;
         cpu::fft_enhance(pool, n.img, prm, cpu_out);
-        for (cuda::FftImpl impl : {cuda::FftImpl::Warp, cuda::FftImpl::Cufft}) {
-          fft.set_impl(impl);
-          const Image8 g = on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-            fft.run(d, o, w, h, prm, s);
-          });
-          expect_close(g, cpu_out,
-                       std::string(impl == cuda::FftImpl::Warp ? "warp " : "cufft ") + n.name +
-                           " " + std::to_string(w) + "x" + std::to_string(h) + " " + pname);
-        }
+        const std::string what =
+            n.name + " " + std::to_string(w) + "x" + std::to_string(h) + " " + pname;
+        expect_close(
+            on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o,
+                              cudaStream_t s) { cuda::launch_fft_enhance(d, o, w, h, prm, s); }),
+            cpu_out, "warp " + what);
+        expect_close(on_gpu(n.img, [&](const uint8_t* d, cuda::Out8 o,
+                                       cudaStream_t s) { cufft.run(d, o, w, h, prm, s); }),
+                     cpu_out, "cufft " + what);
       }
 }
 
 // A few small cases of every kernel path (multi-tile strips with carried rows, the asynchronous
 // copies, edge clamping, both FFT implementations), cheap enough to run under compute-sanitizer
-// memcheck and racecheck (bench/gpu/filters_gpu_check.sh).
+// memcheck and racecheck (scripts/gpu-check --area filters --sanitize).
 TEST(GpuFilters, SmallCasesForSanitizers) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool(4);
   std::vector<uint16_t> scratch;
-  cuda::FftEnhancer fft;
+  reference::CufftEnhancer cufft;
   for (auto [w, h] : std::vector<std::pair<int, int>>{{132, 70}, {256, 200}}) {
     const Image8 img = structured_image(w, h, 11);
     Image8 cpu_out;
@@ -312,45 +315,36 @@ TEST(GpuFilters, SmallCasesForSanitizers) {
       cpu::gaussian(pool, img, sigma, cpu_out, scratch);
       expect_close(on_gpu(img,
                           [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                            cuda::launch_gaussian_fused(d, o, w, h, gaussian_weights(sigma), s, 2);
+                            cuda::launch_gaussian_fused(d, o, w, h, gaussian_weights(sigma), s,
+                                                        cuda::StripOptions{2});
                           }),
                    cpu_out, "gaussian strip 2");
       if (cuda::gaussian_mma_available())
-        for (int variant : {0, 2})
-          for (int rows : {64, 128})
-            expect_close(on_gpu(img,
-                                [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                                  cuda::launch_gaussian_mma(d, o, w, h, gaussian_weights(sigma), s,
-                                                            rows, variant);
-                                }),
-                         cpu_out, "gaussian tensor cores");
+        expect_close(on_gpu(img,
+                            [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                              cuda::launch_gaussian_mma(d, o, w, h, gaussian_weights(sigma), s);
+                            }),
+                     cpu_out, "gaussian tensor cores");
     }
-    cpu::bilateral(pool, img, 2.0f, 30.0f, cpu_out, scratch);
+    for (float sigma_s : {2.0f, 5.0f}) {
+      cpu::bilateral(pool, img, sigma_s, 30.0f, cpu_out, scratch);
+      expect_close(on_gpu(img,
+                          [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                            cuda::launch_bilateral(d, o, w, h, bilateral_spatial_weights(sigma_s),
+                                                   bilateral_range_weights(30.0f), s,
+                                                   cuda::StripOptions{2});
+                          }),
+                   cpu_out, "bilateral strip 2, sigma_s " + std::to_string(sigma_s));
+    }
+    cpu::fft_enhance(pool, img, FftEnhanceParams{}, cpu_out);
     expect_close(on_gpu(img,
                         [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                          cuda::launch_bilateral_fused(d, o, w, h, bilateral_spatial_weights(2.0f),
-                                                       bilateral_range_weights(30.0f), s, 2);
+                          cuda::launch_fft_enhance(d, o, w, h, FftEnhanceParams{}, s);
                         }),
-                 cpu_out, "bilateral strip 2");
-    expect_close(
-        on_gpu(img,
-               [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                 cuda::launch_bilateral_fused(d, o, w, h, bilateral_spatial_weights(5.0f),
-                                              bilateral_range_weights(30.0f), s, 2, 1);
-               }),
-        [&] {
-          Image8 ref;
-          cpu::bilateral(pool, img, 5.0f, 30.0f, ref, scratch);
-          return ref;
-        }(),
-        "bilateral pair-shared sigma_s 5 strip 2");
-    cpu::fft_enhance(pool, img, FftEnhanceParams{}, cpu_out);
-    for (cuda::FftImpl impl : {cuda::FftImpl::Warp, cuda::FftImpl::Cufft}) {
-      fft.set_impl(impl);
-      expect_close(on_gpu(img, [&](const uint8_t* d, cuda::Out8 o,
-                                   cudaStream_t s) { fft.run(d, o, w, h, FftEnhanceParams{}, s); }),
-                   cpu_out, "fft");
-    }
+                 cpu_out, "fft");
+    expect_close(on_gpu(img, [&](const uint8_t* d, cuda::Out8 o,
+                                 cudaStream_t s) { cufft.run(d, o, w, h, FftEnhanceParams{}, s); }),
+                 cpu_out, "fft (cuFFT)");
   }
 }
 
@@ -368,27 +362,28 @@ TEST(GpuFilters, FullSizeFiltersMatchCpu) {
                         cuda::launch_gaussian_fused(d, o, n, n, gaussian_weights(1.0f), s);
                       }),
                cpu_out, "gaussian sigma 1");
-  // The pipeline's Gaussian (tensor cores from kGaussianMmaMinRadius up) at sigma 2 and 5.
-  for (float sigma : {2.0f, 5.0f}) {
+  // The pipeline's Gaussian (tensor cores from kGaussianMmaMinRadius up) at sigma 1, 2 and 5.
+  for (float sigma : {1.0f, 2.0f, 5.0f}) {
     cpu::gaussian(pool, img, sigma, cpu_out, scratch);
     expect_close(on_gpu(img,
                         [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                          cuda::launch_gaussian_best(d, o, n, n, gaussian_weights(sigma), s);
+                          cuda::launch_gaussian(d, o, n, n, gaussian_weights(sigma), s);
                         }),
-                 cpu_out, "gaussian (best) sigma " + std::to_string(sigma));
+                 cpu_out, "gaussian (pipeline's) sigma " + std::to_string(sigma));
   }
   cpu::bilateral(pool, img, 2.0f, 30.0f, cpu_out, scratch);
   expect_close(on_gpu(img,
                       [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
-                        cuda::launch_bilateral_fused(d, o, n, n, bilateral_spatial_weights(2.0f),
-                                                     bilateral_range_weights(30.0f), s);
+                        cuda::launch_bilateral(d, o, n, n, bilateral_spatial_weights(2.0f),
+                                               bilateral_range_weights(30.0f), s);
                       }),
                cpu_out, "bilateral 2/30");
   cpu::fft_enhance(pool, img, FftEnhanceParams{}, cpu_out);
-  cuda::FftEnhancer fft;
-  expect_close(on_gpu(img, [&](const uint8_t* d, cuda::Out8 o,
-                               cudaStream_t s) { fft.run(d, o, n, n, FftEnhanceParams{}, s); }),
-               cpu_out, "fft enhance (warp)");
+  expect_close(on_gpu(img,
+                      [&](const uint8_t* d, cuda::Out8 o, cudaStream_t s) {
+                        cuda::launch_fft_enhance(d, o, n, n, FftEnhanceParams{}, s);
+                      }),
+               cpu_out, "fft enhance");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The CUDA pipeline against the CPU pipeline, stage by stage, on random and structured frames,
 // centred, off-centre and zoomed, odd sizes included: identical for nearest, max-hold, CFAR and
-// threshold; within one level for bilinear and the filters (float sums in another order, fused
-// multiply-adds, cuFFT vs a radix-2 FFT; see docs/pipeline.md).
+// threshold; within one level for the filters (float sums in another order, fused multiply-adds,
+// a warp FFT vs a radix-2 FFT; see docs/pipeline.md).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 
 #include "gpu/backend/make_pipeline.hpp"
 #include "gpu/cpu/cpu_stages.hpp"
-#include "gpu/cuda/cuda_pipeline.hpp"
-#include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cuda/cuda_pipeline.hpp"
+#include "gpu/cuda/scan_kernels.hpp"
 #include "tests/support/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
 #include "tests/support/image_compare.hpp"
@@ -78,9 +78,9 @@ TEST(GpuPipeline, ScanConversionMatchesCpu) {
     }
 }
 
-// The max-hold span table directly, both block heights, the table reused across frames and
-// rebuilt for a new geometry: identical to the CPU.
-TEST(GpuPipeline, MaxHoldTableBothMappingsMatchCpu) {
+// The max-hold span table directly, one table reused across frames and rebuilt for a new
+// geometry: identical to the CPU.
+TEST(GpuPipeline, MaxHoldTableMatchesCpu) {
   SWL_SKIP_WITHOUT_CUDA();
   auto cpu = make_pipeline(Backend::Cpu);
   cuda::MaxHoldTable table;
@@ -97,8 +97,7 @@ TEST(GpuPipeline, MaxHoldTableBothMappingsMatchCpu) {
     ASSERT_EQ(cudaMemcpy(d_polar.get(), c.frame.cells.data(), c.frame.cells.size(),
                          cudaMemcpyHostToDevice),
               cudaSuccess);
-    for (int rows : {32, 64}) {
-      table.set_tile_rows(rows);
+    for (int frame = 0; frame < 2; ++frame) {
       ASSERT_EQ(cudaMemset(d_out.get(), 7, want.size()), cudaSuccess);
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the stream does not wait for it
       table.scan(setup, d_polar.get(), d_pyr.get(), cuda::Out8{d_out.get(), 0}, stream.get());
@@ -106,7 +105,7 @@ TEST(GpuPipeline, MaxHoldTableBothMappingsMatchCpu) {
       ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
       ASSERT_EQ(cudaMemcpy(got.pixels.data(), d_out.get(), got.size(), cudaMemcpyDeviceToHost),
                 cudaSuccess);
-      EXPECT_EQ(count_diff(got, want), 0u) << c.name << " 32x" << rows;
+      EXPECT_EQ(count_diff(got, want), 0u) << c.name << " frame " << frame;
     }
   }
 }
@@ -120,20 +119,13 @@ TEST(GpuPipeline, DenoisingWithinOneLevelAndThresholdConsistent) {
   for (Case c : cases()) {
     struct Mode {
       DenoiseMode d;
-      GaussianImpl g;
       float sigma;
     };
-    for (Mode m : {Mode{DenoiseMode::Gaussian, GaussianImpl::Tiled, 0.5f},
-                   Mode{DenoiseMode::Gaussian, GaussianImpl::SlidingWindow, 1.0f},
-                   Mode{DenoiseMode::Gaussian, GaussianImpl::Tiled, 5.0f},
-                   Mode{DenoiseMode::Gaussian, GaussianImpl::SlidingWindow, 5.0f},
-                   Mode{DenoiseMode::Gaussian, GaussianImpl::Fused, 0.5f},
-                   Mode{DenoiseMode::Gaussian, GaussianImpl::Fused, 1.0f},
-                   Mode{DenoiseMode::Gaussian, GaussianImpl::Fused, 5.0f},
-                   Mode{DenoiseMode::Bilateral, GaussianImpl::Tiled, 1.0f},
-                   Mode{DenoiseMode::FftEnhance, GaussianImpl::Tiled, 1.0f}}) {
+    for (Mode m : {Mode{DenoiseMode::Gaussian, 0.5f}, Mode{DenoiseMode::Gaussian, 1.0f},
+                   Mode{DenoiseMode::Gaussian, 2.0f}, Mode{DenoiseMode::Gaussian, 5.0f},
+                   Mode{DenoiseMode::Bilateral, 1.0f}, Mode{DenoiseMode::Bilateral, 5.0f},
+                   Mode{DenoiseMode::FftEnhance, 1.0f}}) {
       c.params.denoise = m.d;
-      c.params.gaussian_impl = m.g;
       c.params.gaussian_sigma = m.sigma;
       c.params.bilateral_sigma_s = m.sigma == 1.0f ? 2.5f : m.sigma;
       gpu->process(c.frame, c.params);
@@ -151,27 +143,9 @@ TEST(GpuPipeline, DenoisingWithinOneLevelAndThresholdConsistent) {
   }
 }
 
-// The three CUDA Gaussians compute the same numbers (same taps, same order, same rounding).
-TEST(GpuPipeline, GaussianImplementationsAgree) {
-  SWL_SKIP_WITHOUT_CUDA();
-  auto gpu = make_pipeline(Backend::Cuda);
-  for (Case c : cases())
-    for (float sigma : {0.5f, 1.0f, 2.0f, 5.0f}) {
-      c.params.denoise = DenoiseMode::Gaussian;
-      c.params.gaussian_sigma = sigma;
-      c.params.gaussian_impl = GaussianImpl::Tiled;
-      gpu->process(c.frame, c.params);
-      const Image8 tiled = gpu->denoised_image();
-      for (GaussianImpl g : {GaussianImpl::SlidingWindow, GaussianImpl::Fused}) {
-        c.params.gaussian_impl = g;
-        gpu->process(c.frame, c.params);
-        EXPECT_LE(max_diff(gpu->denoised_image(), tiled), 1) << c.name << " " << to_string(g);
-      }
-    }
-}
-
-// More windows than one cuFFT chunk (4096): 96 x 64 = 6144 windows, the last chunk padded.
-TEST(GpuPipeline, FftEnhanceAcrossChunksWithinOneLevel) {
+// A display that is not a multiple of 16 either way: 96 x 64 windows, the last row and column
+// of them cut.
+TEST(GpuPipeline, FftEnhanceOnACutDisplayWithinOneLevel) {
   SWL_SKIP_WITHOUT_CUDA();
   auto gpu = make_pipeline(Backend::Cuda);
   auto cpu = make_pipeline(Backend::Cpu);
@@ -207,24 +181,36 @@ TEST(GpuPipeline, CfarIdenticalToCpu) {
     }
 }
 
+// Every row of f changes to `fill`, but only rows first .. first + count - 1 (mod azimuths) are
+// declared dirty; `truth` takes those rows alone, which is all the device may see.
+void change_all_declare_some(PolarFrame& f, PolarFrame& truth, int first, int count, uint8_t fill) {
+  std::fill(f.cells.begin(), f.cells.end(), fill);
+  f.dirty = {first, count};
+  for (int k = 0; k < count; ++k) {
+    const int a = (first + k) % f.azimuths;
+    std::copy(f.row(a), f.row(a) + f.range_bins, truth.row(a));
+  }
+}
+
+// A 256 x 256 display of the scan alone.
+PipelineParams scan_only(ScanMode mode) {
+  PipelineParams p;
+  p.width = p.height = 256;
+  p.scan = mode;
+  p.denoise = DenoiseMode::None;
+  return p;
+}
+
 // Only the dirty rows travel: rows changed outside the dirty span must NOT reach the device.
 TEST(GpuPipeline, UploadsOnlyDirtyRowsIncludingAWrappedSpan) {
   SWL_SKIP_WITHOUT_CUDA();
   auto gpu = make_pipeline(Backend::Cuda);
   auto cpu = make_pipeline(Backend::Cpu);
-  PipelineParams p;
-  p.width = p.height = 256;
-  p.scan = ScanMode::Nearest;
-  p.denoise = DenoiseMode::None;
+  const PipelineParams p = scan_only(ScanMode::Nearest);
   PolarFrame f = testing::random_frame(512, 256, 1000, 41);
   gpu->process(f, p);  // first frame: everything
   PolarFrame truth = f;
-  std::fill(f.cells.begin(), f.cells.end(), 7);  // every row changes...
-  f.dirty = {500, 30};                           // ...but only rows 500..511 and 0..17 are declared
-  for (int k = 0; k < 30; ++k) {
-    const int a = (500 + k) % 512;
-    std::copy(f.row(a), f.row(a) + 256, truth.row(a));
-  }
+  change_all_declare_some(f, truth, 500, 30, 7);  // rows 500..511 and 0..17 declared
   gpu->process(f, p);
   cpu->process(truth, p);
   EXPECT_EQ(gpu->scan_image(), cpu->scan_image());
@@ -243,19 +229,11 @@ TEST(GpuPipeline, ScanConversionBilinearFollowsDirtyRowsAndModes) {
   SWL_SKIP_WITHOUT_CUDA();
   auto gpu = make_pipeline(Backend::Cuda);
   auto cpu = make_pipeline(Backend::Cpu);
-  PipelineParams p;
-  p.width = p.height = 256;
-  p.scan = ScanMode::Bilinear;
-  p.denoise = DenoiseMode::None;
+  PipelineParams p = scan_only(ScanMode::Bilinear);
   PolarFrame f = testing::random_frame(512, 256, 1000, 43);
   PolarFrame truth = f;
   auto step = [&](int first, int count, ScanMode m, uint8_t fill, const char* what) {
-    std::fill(f.cells.begin(), f.cells.end(), fill);  // every row changes, only some declared
-    f.dirty = {first, count};
-    for (int k = 0; k < count; ++k) {
-      const int a = (first + k) % 512;
-      std::copy(f.row(a), f.row(a) + 256, truth.row(a));
-    }
+    change_all_declare_some(f, truth, first, count, fill);
     p.scan = m;
     gpu->process(f, p);
     cpu->process(truth, p);
@@ -276,10 +254,11 @@ TEST(GpuPipeline, ScanConversionBilinearFollowsDirtyRowsAndModes) {
   EXPECT_EQ(gpu->scan_image(), cpu->scan_image()) << "new shape";
 }
 
-// Every kernel that writes a display texture writes the same pixels into it as into its device
-// image: each scan mode and denoiser (the Gaussian's three kernels; the fused one at sigma 0.5, 1
-// and 2), at a width the wide surface stores take whole (300: 4-byte words; 320: 16-byte ones)
-// and at one they must clip (301), plus the label colours.
+// Every kernel the pipeline runs writes the same pixels into its display texture as into its
+// device image: each scan mode and denoiser (the Gaussian at both tile heights of the
+// tensor-core kernel where the GPU has one; tests/gpu/cuda/test_gpu_filters.cpp covers the
+// multiply-add kernel), at a width the wide surface stores take whole (300: 4-byte words; 320:
+// 16-byte ones) and at one they must clip (301), plus the label colours.
 TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
   SWL_SKIP_WITHOUT_CUDA();
   const PolarFrame f = testing::structured_frame(1024, 512, 5000, 42);
@@ -287,23 +266,16 @@ TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
     const char* name;
     ScanMode scan;
     DenoiseMode denoise;
-    GaussianImpl impl;
     float sigma;
   };
   const Case cases[] = {
-      {"maxhold gaussian fused 1", ScanMode::MaxHold, DenoiseMode::Gaussian, GaussianImpl::Fused,
-       1},
-      {"nearest gaussian fused 0.5", ScanMode::Nearest, DenoiseMode::Gaussian, GaussianImpl::Fused,
-       0.5f},
-      {"bilinear gaussian fused 2", ScanMode::Bilinear, DenoiseMode::Gaussian, GaussianImpl::Fused,
-       2},
-      {"maxhold gaussian tiled", ScanMode::MaxHold, DenoiseMode::Gaussian, GaussianImpl::Tiled, 1},
-      {"maxhold gaussian sliding", ScanMode::MaxHold, DenoiseMode::Gaussian,
-       GaussianImpl::SlidingWindow, 1},
-      {"maxhold bilateral", ScanMode::MaxHold, DenoiseMode::Bilateral, GaussianImpl::Fused, 1},
-      {"maxhold fft", ScanMode::MaxHold, DenoiseMode::FftEnhance, GaussianImpl::Fused, 1},
-      {"maxhold cfar", ScanMode::MaxHold, DenoiseMode::Cfar, GaussianImpl::Fused, 1},
-      {"maxhold none", ScanMode::MaxHold, DenoiseMode::None, GaussianImpl::Fused, 1},
+      {"maxhold gaussian 1", ScanMode::MaxHold, DenoiseMode::Gaussian, 1},
+      {"nearest gaussian 0.5", ScanMode::Nearest, DenoiseMode::Gaussian, 0.5f},
+      {"bilinear gaussian 5", ScanMode::Bilinear, DenoiseMode::Gaussian, 5},
+      {"maxhold bilateral", ScanMode::MaxHold, DenoiseMode::Bilateral, 1},
+      {"maxhold fft", ScanMode::MaxHold, DenoiseMode::FftEnhance, 1},
+      {"maxhold cfar", ScanMode::MaxHold, DenoiseMode::Cfar, 1},
+      {"maxhold none", ScanMode::MaxHold, DenoiseMode::None, 1},
   };
   for (const int width : {300, 301, 320})
     for (const Case& c : cases) {
@@ -315,7 +287,6 @@ TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
       p.label_enabled = true;
       p.scan = c.scan;
       p.denoise = c.denoise;
-      p.gaussian_impl = c.impl;
       p.gaussian_sigma = c.sigma;
       cudaArray_t arrays[4] = {};
       cudaSurfaceObject_t surfs[4] = {};
@@ -330,8 +301,8 @@ TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
         rd.res.array.array = arrays[i];
         ASSERT_EQ(cudaCreateSurfaceObject(&surfs[i], &rd), cudaSuccess);
       }
-      cuda::DisplayTargets t{surfs[0], surfs[1], surfs[2], surfs[3]};
-      base->process(f, p, t);
+      DisplayTargets t{surfs[0], surfs[1], surfs[2], surfs[3]};
+      base->process(f, p, &t);
       const FrameResult& r = base->result();
       EXPECT_TRUE(r.labelled);
       const Image8 want[3] = {base->scan_image(), base->denoised_image(), base->binary_image()};
@@ -376,7 +347,7 @@ TEST(GpuPipeline, FullSizeDefaultFrameMatchesCpu) {
   auto gpu = make_pipeline(Backend::Cuda);
   auto cpu = make_pipeline(Backend::Cpu);
   const PolarFrame f = testing::structured_frame(4096, 4096, 60000, 43);
-  PipelineParams p;  // 4096 x 4096, max-hold, Gaussian sigma 1 (sliding window)
+  PipelineParams p;  // 4096 x 4096, max-hold, Gaussian sigma 1
   gpu->process(f, p);
   cpu->process(f, p);
   EXPECT_EQ(count_diff(gpu->scan_image(), cpu->scan_image()), 0u);

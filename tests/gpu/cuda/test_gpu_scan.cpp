@@ -1,10 +1,11 @@
-// The CUDA scan-conversion kernels against the CPU's (gpu/cpu_stages.hpp), launched directly:
-// nearest and bilinear through their staged windows (both block heights), max-hold computed per
-// pixel, through the per-geometry table and its arithmetic route (both block heights), on
+// The CUDA scan-conversion kernels against the CPU's (gpu/cpu/cpu_stages.hpp), launched directly:
+// nearest and bilinear (from the frame and, bilinear, through the texture; the mirror kernel on
+// displays of whole 8-pixel column groups and even height, the tile kernel on the others),
+// max-hold computed per pixel, through the per-geometry table and its arithmetic route, on
 // geometries chosen to hit every path of the kernels (zoomed in and out, off-centre with the radar
 // outside the display or on its corner, bins not a multiple of 16, few azimuths, odd display sizes)
-// and on frames that expose a single wrong cell (sparse bright cells, a per-cell ramp). Nearest and
-// max-hold must be identical, bilinear within one level.
+// and on frames that expose a single wrong cell (sparse bright cells, a per-cell ramp). Every path
+// must be identical to the CPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -15,11 +16,12 @@
 #include <vector>
 
 #include "gpu/cpu/cpu_stages.hpp"
-#include "gpu/cuda/cuda_resources.hpp"
-#include "gpu/cuda/pipeline_kernels.hpp"
 #include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cuda/cuda_resources.hpp"
+#include "gpu/cuda/scan_kernels.hpp"
 #include "tests/support/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
+#include "tests/support/image_compare.hpp"
 
 namespace sweepline::gpu {
 namespace {
@@ -74,12 +76,7 @@ ScanSetup setup_for(const Geometry& g, const PolarFrame& f) {
   return make_scan_setup(p, f);
 }
 
-size_t count_diff(const Image8& a, const Image8& b, int tolerance = 0) {
-  size_t n = 0;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    n += std::abs(int(a.pixels[i]) - int(b.pixels[i])) > tolerance;
-  return n + (a.size() != b.size() ? 1 : 0);
-}
+using test::count_diff;
 
 // Runs the kernels on one frame and geometry.
 class ScanRunner {
@@ -98,24 +95,18 @@ class ScanRunner {
         cudaMemcpy(d_polar_.get(), f.cells.data(), f.cells.size(), cudaMemcpyHostToDevice));
     SWL_CUDA_CHECK(cudaDeviceSynchronize());  // before kernels on a non-blocking stream
   }
-  Image8 launch(ScanMode m, cuda::ScanOptions o = {}) {
+  Image8 launch(ScanMode m, const cuda::PolarTexture* tex = nullptr) {
     poison();
     cuda::launch_scan(s_, d_polar_.get(), m, cuda::Out8{d_out_.get(), 0}, d_pyr_.get(),
-                      stream_.get(), o);
+                      stream_.get(), tex);
     return fetch();
   }
   // Bilinear through the frame's CUDA array (all rows copied into it first).
-  Image8 launch_texture(int tile_rows = 32, bool mirror = true) {
+  Image8 launch_texture() {
     tex_.update(d_polar_.get(), s_.azimuths, s_.bins, 0, s_.azimuths, stream_.get());
-    return launch_texture_as_is(tile_rows, mirror);
+    return launch_texture_as_is();
   }
-  Image8 launch_texture_as_is(int tile_rows = 32, bool mirror = true) {
-    cuda::ScanOptions o;
-    o.tile_rows = tile_rows;
-    o.mirror = mirror;
-    o.polar_tex = tex_.texture();
-    return launch(ScanMode::Bilinear, o);
-  }
+  Image8 launch_texture_as_is() { return launch(ScanMode::Bilinear, &tex_); }
   cuda::PolarTexture& texture() { return tex_; }
   const uint8_t* d_polar() const { return d_polar_.get(); }
   Image8 table(cuda::MaxHoldTable& t) {
@@ -200,63 +191,29 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
       const ScanSetup s = setup_for(g, f);
       const std::string what = g.name + " frame " + std::to_string(fi);
       ScanRunner gpu(f, s);
+      const std::string kernel = s.width % 8 == 0 && s.height % 2 == 0 ? " mirrored" : " tiles";
       Image8 want;
-      for (ScanMode m : {ScanMode::Nearest, ScanMode::Bilinear}) {
-        cpu::scan_convert(pool, s, f.cells.data(), m, want);
-        // Unstaged: a block a quarter tile and its mirror images (the default), or a tile.
-        for (const cuda::ScanOptions o :
-             {cuda::ScanOptions{32, false}, cuda::ScanOptions{64, false},
-              cuda::ScanOptions{32, false, 0, false, false},
-              cuda::ScanOptions{64, false, 0, false, false}, cuda::ScanOptions{32, true},
-              cuda::ScanOptions{64, true}}) {
-          const Image8 got = gpu.launch(m, o);
-          const std::string how = " 32x" + std::to_string(o.tile_rows) +
-                                  (o.stage ? " staged" : (o.mirror ? " mirrored" : ""));
-          if (m == ScanMode::Nearest)
-            EXPECT_EQ(count_diff(got, want), 0u) << what << " nearest" << how;
-          else {
-            EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " bilinear" << how;
-            EXPECT_EQ(count_diff(got, want), 0u) << what << " bilinear identical" << how;
-          }
-        }
-        if (m == ScanMode::Bilinear)
-          for (int rows : {32, 64})
-            for (bool mirror : {true, false}) {
-              const Image8 got = gpu.launch_texture(rows, mirror);
-              const std::string how = " 32x" + std::to_string(rows) + (mirror ? " mirrored" : "");
-              EXPECT_EQ(count_diff(got, want, 1), 0u) << what << " texture" << how;
-              EXPECT_EQ(count_diff(got, want), 0u) << what << " texture identical" << how;
-            }
-      }
+      cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
+      EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u)
+          << what << " nearest" << kernel;
+      cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
+      EXPECT_EQ(count_diff(gpu.launch(ScanMode::Bilinear), want), 0u)
+          << what << " bilinear" << kernel;
+      EXPECT_EQ(count_diff(gpu.launch_texture(), want), 0u) << what << " texture" << kernel;
       cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
       EXPECT_EQ(count_diff(gpu.launch(ScanMode::MaxHold), want), 0u) << what << " direct";
-      // Both block heights with the default options; 32 rows with the options one at a time.
-      // With kArith, the span table (no texture given) and the arithmetic route (with it).
-      using T = cuda::MaxHoldTable;
-      const int def = T::kOverlapPyramid | T::kWideSpread | T::kArith | T::kArithWide;
-      // With and without the 16-row codes (kArithWide, the default's).
-      for (const auto& [rows, opts] :
-           {std::pair{32, def}, std::pair{64, def}, std::pair{32, 0},
-            std::pair{32, int(T::kOverlapPyramid)}, std::pair{32, int(T::kWideSpread)},
-            std::pair{32, def | T::kStreamEntries}, std::pair{32, int(T::kArith)},
-            std::pair{64, int(T::kArith)}, std::pair{32, def & ~T::kArithWide},
-            std::pair{64, def & ~T::kArithWide}}) {
-        cuda::MaxHoldTable table;
-        table.set_tile_rows(rows);
-        table.set_options(opts);
-        const std::string how = " 32x" + std::to_string(rows) + " options " + std::to_string(opts);
-        EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table" << how;
-        // The same table again, for the next frame.
-        EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " again" << how;
-        EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << what << " arith" << how;
-        EXPECT_EQ(count_diff(gpu.table_arith_as_is(table), want), 0u)
-            << what << " arith again" << how;
-        const auto c = table.block_counts(gpu.stream());
-        table_blocks += c.table;
-        per_pixel_blocks += c.per_pixel;
-        arith_blocks += c.arith;
-        arith_per_pixel += c.arith_per_pixel;
-      }
+      // The span table (no texture given) and the arithmetic route (with it), each twice: the
+      // same table serves the next frame.
+      cuda::MaxHoldTable table;
+      EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table";
+      EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << what << " table again";
+      EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << what << " arith";
+      EXPECT_EQ(count_diff(gpu.table_arith_as_is(table), want), 0u) << what << " arith again";
+      const auto c = table.block_counts(gpu.stream());
+      table_blocks += c.table;
+      per_pixel_blocks += c.per_pixel;
+      arith_blocks += c.arith;
+      arith_per_pixel += c.arith_per_pixel;
     }
   }
   // The geometries above must exercise the table blocks, the per-pixel blocks and both kinds
@@ -268,19 +225,21 @@ TEST(GpuScan, EveryPathMatchesCpuAcrossGeometriesAndFrames) {
 }
 
 // A display one tile wide whose near box (12 azimuths: every pixel may span more than 16) is the
-// whole display, one pixel a near warp: the near blocks need more grid rows than the launch
-// allows (65535), so the route's grid is widened; the image must not change.
+// whole display: its 32 x 300000 pixels make 75000 near blocks, more grid rows than the launch
+// allows (65535) beside the route's 9375, so the route's grid is widened; the image must not
+// change.
 TEST(GpuScan, NarrowDisplayWithMoreNearBlocksThanGridRows) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool;
-  const Geometry g{"12 azimuths, 32 x 20000", 12, 200, 32, 20000, 20000, 0, 0, 0};
+  const Geometry g{"12 azimuths, 32 x 300000", 12, 200, 32, 300000, 20000, 0, 0, 0};
+  static_assert(32 * 300000 / (8 * cuda::kMaxHoldNearPixelsPerWarp) > 65535 - 300000 / 32,
+                "the near blocks must not fit the grid's rows beside the route's");
   const PolarFrame f = testing::random_frame(g.az, g.bins, g.range_m, 17);
   const ScanSetup s = setup_for(g, f);
   ScanRunner gpu(f, s);
   Image8 want;
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
   cuda::MaxHoldTable table;
-  table.set_near_per_warp(1);  // 32 x 20000 / 8 = 80000 near blocks, one grid column
   EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route";
   EXPECT_GT(table.block_counts(gpu.stream()).arith, 0);
   EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "span table";
@@ -332,8 +291,7 @@ TEST(GpuScan, TextureFollowsDirtyRowSpans) {
 }
 
 // One table object across frames and geometries: reused while the geometry holds (a new frame
-// is gathered with the old table), rebuilt when zoom, pan, display size, frame shape or block
-// height change.
+// is gathered with the old table), rebuilt when zoom, pan, display size or frame shape change.
 TEST(GpuScan, TableFollowsGeometryAndFrameChanges) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool;
@@ -345,7 +303,6 @@ TEST(GpuScan, TableFollowsGeometryAndFrameChanges) {
     h.east_m = step == 2 ? 3000 : 0;
     h.width = step == 4 ? 700 : g.width;
     if (step == 5) h.bins = 512;
-    table.set_tile_rows(step % 2 ? 64 : 32);
     for (uint32_t seed : {61u, 62u}) {
       const PolarFrame f = testing::structured_frame(h.az, h.bins, h.range_m, seed + step);
       const ScanSetup s = setup_for(h, f);
@@ -358,7 +315,8 @@ TEST(GpuScan, TableFollowsGeometryAndFrameChanges) {
 }
 
 // The full-size default geometry (4096 azimuths x 4096 bins onto 4096 x 4096): nearly every
-// block that is not wholly past the range goes through the table, and all three modes match.
+// tile that is not wholly past the range goes through the table and through the arithmetic
+// route, and every mode matches.
 TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   SWL_SKIP_WITHOUT_CUDA();
   ThreadPool pool;
@@ -368,60 +326,26 @@ TEST(GpuScan, FullSizeDefaultGeometryUsesTheTableAndMatchesCpu) {
   cuda::MaxHoldTable table;
   Image8 want;
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::MaxHold, want);
-  EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
-  table.set_tile_rows(64);
-  EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "32x64";
-  table.set_tile_rows(32);
-  using T = cuda::MaxHoldTable;
-  for (int opts : {0, int(T::kOverlapPyramid), int(T::kWideSpread),
-                   T::kOverlapPyramid | T::kWideSpread | T::kStreamEntries}) {
-    table.set_options(opts);
-    EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "options " << opts;
-  }
-  table.set_options(T::kOverlapPyramid | T::kWideSpread | T::kArith);
-  EXPECT_EQ(count_diff(gpu.table(table), want), 0u);
+  EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "span table";
   const auto c = table.block_counts(gpu.stream());
   EXPECT_EQ(c.zero + c.table + c.per_pixel, 128 * 128);
   EXPECT_GT(c.table, 20 * c.per_pixel) << c.per_pixel << " per-pixel blocks";
   EXPECT_GT(c.zero, 0);
-  // The arithmetic route (the pipeline's default) takes nearly every block in range.
+  // The arithmetic route (the pipeline's) takes nearly every tile in range.
   EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route";
   const auto a = table.block_counts(gpu.stream());
   EXPECT_EQ(a.arith + a.arith_per_pixel, 128 * 128);  // past-range tiles go the route's way
   EXPECT_GT(a.arith, 20 * a.arith_per_pixel) << a.arith_per_pixel << " per-pixel blocks";
-  table.set_tile_rows(64);
-  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route, 32x64";
-  table.set_tile_rows(32);
-  // Codes for up to 16 azimuth rows (the default): fewer tiles around the radar go per pixel.
-  table.set_options(T::kOverlapPyramid | T::kWideSpread | T::kArith | T::kArithWide);
-  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "arithmetic route, wide codes";
-  const auto w = table.block_counts(gpu.stream());
-  EXPECT_EQ(w.arith + w.arith_per_pixel, 128 * 128);
-  EXPECT_LT(w.arith_per_pixel, a.arith_per_pixel);
-  table.set_tile_rows(64);
-  EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "wide codes, 32x64";
-  table.set_tile_rows(32);
-  // Every near-box pixel is screened whatever a near warp takes.
-  for (int per_warp : {1, 3, 32}) {
-    table.set_near_per_warp(per_warp);
-    EXPECT_EQ(count_diff(gpu.table_arith(table), want), 0u) << "near pixels a warp " << per_warp;
-    EXPECT_EQ(count_diff(gpu.table(table), want), 0u) << "span table, near a warp " << per_warp;
-  }
-  table.set_near_per_warp(16);
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Nearest, want);
   EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest), want), 0u);
-  EXPECT_EQ(count_diff(gpu.launch(ScanMode::Nearest, cuda::ScanOptions{32, true}), want), 0u);
   cpu::scan_convert(pool, s, f.cells.data(), ScanMode::Bilinear, want);
-  const Image8 bl = gpu.launch(ScanMode::Bilinear);
-  EXPECT_EQ(count_diff(bl, want, 1), 0u);
-  EXPECT_EQ(count_diff(bl, want), 0u) << "bilinear identical";
+  EXPECT_EQ(count_diff(gpu.launch(ScanMode::Bilinear), want), 0u) << "bilinear";
   EXPECT_EQ(count_diff(gpu.launch_texture(), want), 0u) << "bilinear through the texture";
-  EXPECT_EQ(count_diff(gpu.launch_texture(64), want), 0u) << "bilinear through the texture, 32x64";
 }
 
 // Every mode and path also writes the display surface, the same pixels as the device image:
-// odd sizes (the scalar store paths) and a display of whole 4-pixel groups (max-hold's
-// arithmetic route).
+// odd sizes (the scalar store paths, the tile kernels) and a display of whole 8-pixel groups
+// (the mirror kernels, max-hold's arithmetic route).
 TEST(GpuScan, SurfaceOutputEqualsImage) {
   SWL_SKIP_WITHOUT_CUDA();
   for (const int gi : {6, 0}) {
@@ -445,15 +369,19 @@ TEST(GpuScan, SurfaceOutputEqualsImage) {
     cudaSurfaceObject_t surf = 0;
     ASSERT_EQ(cudaCreateSurfaceObject(&surf, &rd), cudaSuccess);
     cuda::MaxHoldTable table;
-    cuda::PolarTexture range_tex(true);
+    cuda::PolarTexture tex, range_tex(true);
+    tex.update(d_polar.get(), g.az, g.bins, 0, g.az, stream.get());
     range_tex.update(d_polar.get(), g.az, g.bins, 0, g.az, stream.get());
-    for (int k = 0; k < 5; ++k) {
+    for (int k = 0; k < 6; ++k) {
       const cuda::Out8 out{d_out.get(), surf};
       ASSERT_EQ(cudaMemsetAsync(d_out.get(), 0xA5, d_out.size(), stream.get()), cudaSuccess);
-      if (k < 3)
+      if (k < 3)  // each mode from the frame
         cuda::launch_scan(s, d_polar.get(), ScanMode(k), out, d_pyr.get(), stream.get());
+      else if (k == 3)  // bilinear through the texture
+        cuda::launch_scan(s, d_polar.get(), ScanMode::Bilinear, out, d_pyr.get(), stream.get(),
+                          &tex);
       else  // the span table, then the arithmetic route
-        table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get(), k == 4 ? &range_tex : nullptr);
+        table.scan(s, d_polar.get(), d_pyr.get(), out, stream.get(), k == 5 ? &range_tex : nullptr);
       ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
       Image8 img(s.width, s.height), via_surface(s.width, s.height);
       ASSERT_EQ(cudaMemcpy(img.pixels.data(), d_out.get(), img.size(), cudaMemcpyDeviceToHost),

@@ -1,0 +1,223 @@
+#pragma once
+// The engine: source -> sweep assembly -> pipeline -> results, with recording, the backend
+// choice and its fallback to the CPU, and the frame history. It has no window and links neither
+// GL, GLFW nor ImGui: the console (ui/) reads its state and sends it commands, the headless
+// runner and the tests drive it the same way. Errors from the source or the pipeline are kept
+// as messages for the UI (and logged); they never end the program.
+//
+// The frame path, one for both backends: pump() feeds the assembler; update() (each UI frame)
+// collects the frame in flight if it has finished, then hands the assembler's new rows to the
+// pipeline through one FrameRunner, with the display's surfaces when the display takes them in
+// place (CUDA-GL interop) or asking for host images otherwise (CPU). A frame is collected at the
+// earliest on the next update(), through a non-blocking query: the caller never waits on the GPU
+// or on the CPU worker. process_and_wait() is the explicit blocking variant (headless runs).
+//
+// Commands and reads are for one thread (the UI's); the pipeline may run on another (the CPU
+// runner's thread), which the engine hides.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/capture/capture_writer.hpp"
+#include "app/common/polar_frame.hpp"
+#include "app/engine/display_port.hpp"
+#include "app/engine/engine_settings.hpp"
+#include "app/engine/frame_runner.hpp"
+#include "app/source/source.hpp"
+#include "app/sweep/sweep_assembler.hpp"
+#include "gpu/pipeline.hpp"
+
+namespace sweepline::engine {
+
+// A bounded history of one value per collected frame (the timing plots).
+struct History {
+  static constexpr size_t kMax = 240;  // about four seconds of frames at 60 Hz
+  std::deque<float> values;
+  void push(float v) {
+    values.push_back(v);
+    if (values.size() > kMax) values.pop_front();
+  }
+  float last() const { return values.empty() ? 0.0f : values.back(); }
+};
+
+struct SourceView {  // what the sources panel shows
+  bool open = false;
+  std::string error;  // why the last open failed or the source stopped
+  SourceStatus status;
+  double rotation_period_s = 0;
+  double azimuth_coverage = 0;  // rows written / azimuths in the last finished rotation
+  uint64_t rotations = 0;
+  uint64_t rejected = 0;
+  bool replayable = false;
+  bool paused = false;
+  double speed = 1;
+  bool loop = true;
+  uint64_t rotation_count = 0;  // known rotations of a file (0: unknown)
+  uint64_t shown_rotation = 0;  // file rotation being drawn (replays; wraps when looping)
+};
+
+// Where the collected frame's display images lie in the world: pixel (x, y) (y down) has its
+// centre at east = origin_east + (x + 0.5 - W/2) * mpp, north = origin_north - (y + 0.5 - H/2)
+// * mpp (gpu/pipeline.hpp's geometry). All zero before the first frame.
+struct FrameGeometry {
+  int width = 0;
+  int height = 0;
+  double metres_per_pixel = 1;
+  double origin_east_m = 0;
+  double origin_north_m = 0;
+  double frame_range_m = 0;  // nothing past this range
+};
+
+// Makes the pipeline for a backend (tests inject fakes); gpu::make_pipeline by default.
+using PipelineFactory = std::function<std::unique_ptr<gpu::Pipeline>(gpu::Backend)>;
+
+class Engine {
+ public:
+  explicit Engine(EngineSettings settings, PipelineFactory factory = {});
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const EngineSettings& settings() const { return settings_; }
+
+  // --- commands (from panels, keys, scripts) ---
+  // Opens a source; on failure the message is kept in source_view().error and logged.
+  bool open_source(const std::string& uri);
+  void close_source();
+  void set_paused(bool paused);
+  bool paused() const;
+  void step_rotation(int direction);  // +1 next rotation, -1 previous (file sources)
+  void seek_rotation(uint64_t n);
+  void set_speed(double factor);  // 0 = unpaced
+  void set_loop(bool loop);
+  // The source panel's form (scenario, seed, rpm, file path, UDP group, port, interface). The
+  // uri, speed and loop are kept: open_source(), set_speed() and set_loop() change those.
+  void set_source_form(const SourceSettings& form);
+  // Records the feed to a pcap file: a live UDP source's datagrams exactly as they arrive (the
+  // source's raw tap: bytes, arrival times, addresses, also datagrams that fail to decode);
+  // other sources' records re-encoded, one datagram each, to the source form's group:port (raw
+  // video octets kept). False with the reason in recording_error() when the file cannot be
+  // created.
+  bool start_recording(const std::string& path);
+  void stop_recording();
+  bool recording() const;
+  // True while the current recording is the source's raw datagram tap.
+  bool recording_raw() const { return raw_recording_; }
+  uint64_t recorded_datagrams() const;
+  const std::string& recording_error() const { return recording_error_; }
+  // Switches the backend now ("cpu" or "cuda"); falls back to the CPU with a message. A frame
+  // in flight on the old backend is dropped (the CPU runner's thread is joined).
+  void set_backend(const std::string& name);
+  // Pipeline parameters for the next frame (width and height are the display size's).
+  void set_params(const gpu::PipelineParams& params);
+  void set_display_size(int side);  // 0: automatic (4096 with CUDA, 1536 on the CPU)
+  // Where frames go; null: results only (no pixels). The port must outlive its use here: the
+  // console sets itself on construction and clears itself on destruction.
+  void set_display(DisplayPort* port);
+
+  // --- the frame loop ---
+  // Polls the source for up to `budget_ms` and feeds the assembler. Returns records taken.
+  // With `stop_at_rotation_end`, stops feeding at the first radial of a new rotation (the rest
+  // is kept for the next call), so the frame holds exactly one whole rotation.
+  // stop_at_radials > 0: also stop once the assembler has taken that many radials in total.
+  size_t pump(double budget_ms, bool stop_at_rotation_end = false, uint64_t stop_at_radials = 0);
+  // Pumps until `n` more radials have been assembled (a window's cadence: a frame holds what
+  // arrived since the last one); false on timeout or when the source ends first.
+  bool pump_radials(uint64_t n, double timeout_s);
+  // Pumps until one more rotation has completed (or the source ends or `timeout_s` passes);
+  // true if it completed. For headless runs, which take one frame per rotation.
+  bool pump_rotation(double timeout_s);
+  // Whether there is new polar data not yet handed to the pipeline.
+  bool frame_dirty() const { return dirty_pending_; }
+  // Never waits: collects the frame in flight if it has finished (its results, and its host
+  // images to the display), then hands new data to the pipeline if the runner is free. True
+  // when a frame was collected.
+  bool update();
+  // Waits, explicitly (headless runs, tests): finishes the frame in flight, then processes the
+  // new data and waits for that frame too. True when a frame was collected.
+  bool process_and_wait();
+  // A frame has been handed to the pipeline and not collected yet.
+  bool frame_in_flight() const { return runner_ && runner_->busy(); }
+
+  // --- what the UI reads ---
+  const gpu::FrameResult* result() const { return have_result_ ? &result_ : nullptr; }
+  const gpu::PipelineParams& applied_params() const { return applied_; }
+  const FrameGeometry& geometry() const { return geometry_; }
+  const PolarFrame& polar() const { return polar_; }  // the last frame handed to the pipeline
+  double sweep_azimuth_deg() const { return polar_.sweep_azimuth_deg; }
+  const SourceView& source_view() const { return source_view_; }
+  const std::string& backend_name() const { return backend_name_; }
+  const std::string& backend_note() const { return backend_note_; }  // why not CUDA, etc.
+  const std::string& processing_error() const { return processing_error_; }
+  // The collected frame was written into the display's surfaces in place (CUDA-GL interop).
+  bool in_place() const { return in_place_; }
+  const std::map<std::string, History>& stage_history() const { return stage_history_; }
+  const std::vector<std::string>& stage_order() const { return stage_order_; }
+  // Per frame: the pipeline's time (CPU: wall time on the worker thread; CUDA: the device's
+  // span over the stages) plus the display's own stage (upload or interop map).
+  const History& frame_ms_history() const { return frame_ms_; }
+  uint64_t frames_processed() const { return frames_processed_; }
+  int display_size() const;
+  void refresh_status();
+
+ private:
+  // What the engine remembers about the frame in flight until it is collected.
+  struct InFlight {
+    uint64_t generation = 0;  // stale when it differs from generation_ (source reopened)
+    bool in_place = false;
+    StageTimes display_times;  // the display's host time at submission ("interop map")
+    FrameGeometry geometry;
+  };
+
+  void make_pipeline(const std::string& name);
+  bool submit();
+  bool collect(FrameRunner::Output& out);
+  // pump() until `reached` holds; false on timeout or when the source ends first.
+  bool pump_until(bool stop_at_rotation_end, uint64_t stop_at_radials,
+                  const std::function<bool()>& reached, double timeout_s);
+  void record(const StageTimes& extra, double ms);
+  void reset_assembler();
+  void track_rotations();
+  void record_datagrams(const std::vector<cat240::Record>& records);
+
+  EngineSettings settings_;
+  PipelineFactory factory_;
+  DisplayPort* display_ = nullptr;
+  std::unique_ptr<RecordSource> source_;
+  std::unique_ptr<sweep::SweepAssembler> assembler_;
+  std::unique_ptr<FrameRunner> runner_;
+  InFlight in_flight_;
+  uint64_t generation_ = 0;
+  bool pipeline_fresh_ = true;  // has not seen a frame: send all rows
+  std::vector<cat240::Record> records_;
+  std::deque<cat240::Record> held_;  // polled but not yet fed (rotation boundary in headless runs)
+  std::unique_ptr<capture::CaptureWriter> recorder_;
+  bool raw_recording_ = false;
+  std::string recording_error_;
+  // Which file rotation is being drawn: set by seeks, advanced by each completed rotation.
+  uint64_t shown_rotation_ = 0;
+  uint64_t seen_completions_ = 0;
+  PolarFrame polar_;
+  bool dirty_pending_ = false;
+  bool source_ended_ = false;
+  bool frozen_ = false;  // pause for sources without replay control (live UDP): stop displaying
+  gpu::FrameResult result_;
+  gpu::PipelineParams applied_;
+  FrameGeometry geometry_;
+  bool have_result_ = false;
+  bool in_place_ = false;
+  std::string backend_name_ = "cpu";
+  std::string backend_note_;
+  std::string processing_error_;
+  SourceView source_view_;
+  std::map<std::string, History> stage_history_;
+  std::vector<std::string> stage_order_;
+  History frame_ms_;
+  uint64_t frames_processed_ = 0;
+};
+
+}  // namespace sweepline::engine
