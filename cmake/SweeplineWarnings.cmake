@@ -6,10 +6,15 @@ function(sweepline_warnings target)
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra -Werror=all-warnings>)
 endfunction()
 
-# Adds every source of a folder (non-recursive) to a library. One file per algorithm or stage
-# keeps modules growing without edits to shared build files.
-function(sweepline_glob out dir)
-  file(GLOB _files CONFIGURE_DEPENDS ${dir}/*.cpp)
+# sweepline_glob(OUT ROOT d1 d2 ...): every .cpp of the folders ROOT/d1, ROOT/d2 ...
+# (non-recursive). One file per algorithm or stage keeps modules and tests growing without edits
+# to shared build files.
+function(sweepline_glob out root)
+  set(_files)
+  foreach(d ${ARGN})
+    file(GLOB _f CONFIGURE_DEPENDS ${root}/${d}/*.cpp)
+    list(APPEND _files ${_f})
+  endforeach()
   set(${out} ${_files} PARENT_SCOPE)
 endfunction()
 
@@ -17,11 +22,7 @@ endfunction()
 # listed folders. Include paths are rooted at the repository ("app/common/image.hpp").
 function(sweepline_module name)
   cmake_parse_arguments(M "" "" "DIRS;DEPS" ${ARGN})
-  set(_srcs)
-  foreach(d ${M_DIRS})
-    file(GLOB _f CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${d}/*.cpp)
-    list(APPEND _srcs ${_f})
-  endforeach()
+  sweepline_glob(_srcs ${PROJECT_SOURCE_DIR} ${M_DIRS})
   if(NOT _srcs)  # a module whose folders hold only headers so far
     set(_srcs ${PROJECT_BINARY_DIR}/generated/empty_${name}.cpp)
     file(WRITE ${_srcs} "// ${name} has no sources yet\n")

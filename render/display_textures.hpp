@@ -5,23 +5,15 @@
 // (render/interop/), which registers these very texture names.
 #include <cstdint>
 
+#include "app/common/display_geometry.hpp"
 #include "app/common/image.hpp"
 #include "render/gl_resource.hpp"
 #include "render/ppi_style.hpp"
 
 namespace sweepline::render {
 
-// Where the display textures lie in the world: pixel (x, y) (y down) has its centre at
-// east = origin_east + (x + 0.5 - W/2) * mpp, north = origin_north - (y + 0.5 - H/2) * mpp
-// (gpu/pipeline.hpp's geometry).
-struct TextureGeometry {
-  int width = 0;
-  int height = 0;
-  double metres_per_pixel = 1;
-  double origin_east_m = 0;
-  double origin_north_m = 0;
-  double frame_range_m = 0;  // nothing past this range
-};
+// Where the display textures lie in the world (the engine's frame geometry).
+using TextureGeometry = DisplayGeometry;
 
 class DisplayTextures {
  public:

@@ -2,30 +2,31 @@
 
 namespace sweepline::render {
 
-Texture make_texture() {
+namespace {
+// glGen* entry points are GLEW function pointers resolved at glewInit, so they are passed as
+// values and called at run time rather than bound as template arguments.
+template <class Owner, class Generate>
+Owner generate(Generate gen) {
   GLuint n = 0;
-  glGenTextures(1, &n);
-  return Texture(n);
+  gen(1, &n);
+  return Owner(n);
+}
+}  // namespace
+
+Texture make_texture() {
+  return generate<Texture>(glGenTextures);
 }
 Buffer make_buffer() {
-  GLuint n = 0;
-  glGenBuffers(1, &n);
-  return Buffer(n);
+  return generate<Buffer>(glGenBuffers);
 }
 VertexArray make_vertex_array() {
-  GLuint n = 0;
-  glGenVertexArrays(1, &n);
-  return VertexArray(n);
+  return generate<VertexArray>(glGenVertexArrays);
 }
 Framebuffer make_framebuffer() {
-  GLuint n = 0;
-  glGenFramebuffers(1, &n);
-  return Framebuffer(n);
+  return generate<Framebuffer>(glGenFramebuffers);
 }
 Renderbuffer make_renderbuffer() {
-  GLuint n = 0;
-  glGenRenderbuffers(1, &n);
-  return Renderbuffer(n);
+  return generate<Renderbuffer>(glGenRenderbuffers);
 }
 
 }  // namespace sweepline::render

@@ -3,44 +3,47 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/common/check.hpp"
+#include "app/common/name_table.hpp"
 
 namespace sweepline::render {
 
+namespace {
+
+// Each brightness's colours and echo factor in one row.
+struct BrightnessLook {
+  Brightness brightness;
+  Rgb background;  // inside the range circle
+  Rgb outside;     // the screen outside it
+  float factor;
+};
+
+constexpr BrightnessLook kLooks[] = {
+    {Brightness::Day, {0.07f, 0.10f, 0.14f}, {0.16f, 0.18f, 0.21f}, 1.0f},
+    {Brightness::Dusk, {0.02f, 0.035f, 0.05f}, {0.06f, 0.065f, 0.075f}, 0.8f},
+    {Brightness::Night, {0.0f, 0.0f, 0.0f}, {0.02f, 0.02f, 0.02f}, 0.45f},
+};
+
+// A value outside the enum gets black and full echoes.
+constexpr BrightnessLook kUnknownLook{Brightness::Day, {}, {}, 1.0f};
+
+const BrightnessLook& look(Brightness b) {
+  for (const BrightnessLook& l : kLooks)
+    if (l.brightness == b) return l;
+  return kUnknownLook;
+}
+
+}  // namespace
+
 Rgb background_colour(Brightness b) {
-  switch (b) {
-    case Brightness::Day:
-      return {0.07f, 0.10f, 0.14f};
-    case Brightness::Dusk:
-      return {0.02f, 0.035f, 0.05f};
-    case Brightness::Night:
-      return {0.0f, 0.0f, 0.0f};
-  }
-  return {};
+  return look(b).background;
 }
 
 Rgb outside_colour(Brightness b) {
-  switch (b) {
-    case Brightness::Day:
-      return {0.16f, 0.18f, 0.21f};
-    case Brightness::Dusk:
-      return {0.06f, 0.065f, 0.075f};
-    case Brightness::Night:
-      return {0.02f, 0.02f, 0.02f};
-  }
-  return {};
+  return look(b).outside;
 }
 
 float brightness_factor(Brightness b) {
-  switch (b) {
-    case Brightness::Day:
-      return 1.0f;
-    case Brightness::Dusk:
-      return 0.8f;
-    case Brightness::Night:
-      return 0.45f;
-  }
-  return 1.0f;
+  return look(b).factor;
 }
 
 Rgb palette_colour(Palette p, float v) {
@@ -84,76 +87,47 @@ float echo_alpha(Palette p, float v) {
   return 1.0f;
 }
 
+namespace {
+
+constexpr NameTable<Palette, 4> kPalettes{{{Palette::GreenPhosphor, "green"},
+                                           {Palette::Amber, "amber"},
+                                           {Palette::MultiColour, "multi"},
+                                           {Palette::ImoSingle, "imo"}}};
+constexpr NameTable<Brightness, 3> kBrightnesses{
+    {{Brightness::Day, "day"}, {Brightness::Dusk, "dusk"}, {Brightness::Night, "night"}}};
+constexpr NameTable<Afterglow, 3> kAfterglows{
+    {{Afterglow::Off, "off"}, {Afterglow::RealTime, "realtime"}, {Afterglow::PerSweep, "sweep"}}};
+constexpr NameTable<Layer, kLayerCount> kLayers{{{Layer::Scan, "scan"},
+                                                 {Layer::Denoised, "denoised"},
+                                                 {Layer::Binary, "binary"},
+                                                 {Layer::Labels, "labels"}}};
+
+}  // namespace
+
 const char* to_string(Palette p) {
-  switch (p) {
-    case Palette::GreenPhosphor:
-      return "green";
-    case Palette::Amber:
-      return "amber";
-    case Palette::MultiColour:
-      return "multi";
-    case Palette::ImoSingle:
-      return "imo";
-  }
-  return "?";
+  return name_of(kPalettes, p);
 }
 const char* to_string(Brightness b) {
-  switch (b) {
-    case Brightness::Day:
-      return "day";
-    case Brightness::Dusk:
-      return "dusk";
-    case Brightness::Night:
-      return "night";
-  }
-  return "?";
+  return name_of(kBrightnesses, b);
 }
 const char* to_string(Afterglow a) {
-  switch (a) {
-    case Afterglow::Off:
-      return "off";
-    case Afterglow::RealTime:
-      return "realtime";
-    case Afterglow::PerSweep:
-      return "sweep";
-  }
-  return "?";
+  return name_of(kAfterglows, a);
 }
 const char* to_string(Layer l) {
-  switch (l) {
-    case Layer::Scan:
-      return "scan";
-    case Layer::Denoised:
-      return "denoised";
-    case Layer::Binary:
-      return "binary";
-    case Layer::Labels:
-      return "labels";
-  }
-  return "?";
-}
-
-template <class E, int N>
-static E parse(const std::string& s, const char* what) {
-  for (int i = 0; i < N; ++i)
-    if (s == to_string(E(i))) return E(i);
-  std::string names;
-  for (int i = 0; i < N; ++i) names += std::string(i ? ", " : "") + to_string(E(i));
-  SWL_CHECK(false, std::string("unknown ") + what + " '" + s + "' (one of: " + names + ")");
-  return E(0);
+  return name_of(kLayers, l);
 }
 
 Palette palette_from_string(const std::string& s) {
-  return parse<Palette, 4>(s, "palette");
+  return value_of(kPalettes, s, "unknown palette");
 }
 Brightness brightness_from_string(const std::string& s) {
-  return parse<Brightness, 3>(s, "brightness");
+  return value_of(kBrightnesses, s, "unknown brightness");
 }
 Afterglow afterglow_from_string(const std::string& s) {
-  return parse<Afterglow, 3>(s, "afterglow");
+  return value_of(kAfterglows, s, "unknown afterglow");
 }
 Layer layer_from_string(const std::string& s) {
-  return parse<Layer, 4>(s, "layer");
+  return value_of(kLayers, s, "unknown layer");
 }
 
 }  // namespace sweepline::render

@@ -1,5 +1,6 @@
 #include "render/shader_program.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,20 @@ namespace sweepline::render {
 
 namespace {
 
+// Shaders and programs report status and logs through parallel entry points
+// (glGetShaderiv/glGetShaderInfoLog, glGetProgramiv/glGetProgramInfoLog); throws with the log.
+template <class GetIv, class GetLog>
+void check_status(GLuint obj, GLenum status, GetIv get_iv, GetLog get_log, const char* what) {
+  GLint ok = 0;
+  get_iv(obj, status, &ok);
+  if (ok) return;
+  GLint n = 0;
+  get_iv(obj, GL_INFO_LOG_LENGTH, &n);
+  std::vector<char> log(size_t(std::max(n, 1)));
+  get_log(obj, n, nullptr, log.data());
+  SWL_CHECK(false, std::string(what) + log.data());
+}
+
 Shader compile(GLenum kind, std::string_view src) {
   Shader s(glCreateShader(kind));
   SWL_CHECK(s, "glCreateShader failed");
@@ -17,15 +32,8 @@ Shader compile(GLenum kind, std::string_view src) {
   GLint len = GLint(src.size());
   glShaderSource(s.get(), 1, &text, &len);
   glCompileShader(s.get());
-  GLint ok = 0;
-  glGetShaderiv(s.get(), GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    GLint n = 0;
-    glGetShaderiv(s.get(), GL_INFO_LOG_LENGTH, &n);
-    std::vector<char> log(size_t(std::max(n, 1)));
-    glGetShaderInfoLog(s.get(), n, nullptr, log.data());
-    SWL_CHECK(false, std::string("shader compile failed: ") + log.data());
-  }
+  check_status(s.get(), GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
+               "shader compile failed: ");
   return s;
 }
 
@@ -38,15 +46,8 @@ Program build_program_from_source(std::string_view vertex_src, std::string_view 
   glAttachShader(p.get(), vs.get());
   glAttachShader(p.get(), fs.get());
   glLinkProgram(p.get());
-  GLint ok = 0;
-  glGetProgramiv(p.get(), GL_LINK_STATUS, &ok);
-  if (!ok) {
-    GLint n = 0;
-    glGetProgramiv(p.get(), GL_INFO_LOG_LENGTH, &n);
-    std::vector<char> log(size_t(std::max(n, 1)));
-    glGetProgramInfoLog(p.get(), n, nullptr, log.data());
-    SWL_CHECK(false, std::string("program link failed: ") + log.data());
-  }
+  check_status(p.get(), GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog,
+               "program link failed: ");
   return p;
 }
 

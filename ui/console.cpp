@@ -51,7 +51,7 @@ double Console::fallback_range_m() const {
 }
 
 void Console::reset_view() {
-  const double range = texture_geometry(engine_).frame_range_m;
+  const double range = engine_.geometry().frame_range_m;
   const auto& v = view_settings_;
   view_.reset(last_rect_, range > 0 ? range : fallback_range_m(), v.off_centre, v.heading_deg);
   fitted_range_ = range;
@@ -157,7 +157,7 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   const bool rect_changed =
       rect.x != last_rect_.x || rect.w != last_rect_.w || rect.h != last_rect_.h;
   last_rect_ = rect;
-  const double range = texture_geometry(engine_).frame_range_m;
+  const double range = engine_.geometry().frame_range_m;
   const auto& vs = view_settings_;
   if (!view_initialised_ || (range > 0 && range != fitted_range_) ||
       vs.off_centre != fitted_off_centre_) {
@@ -180,7 +180,7 @@ void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
   const render::Rgb out = render::outside_colour(view_settings_.style.brightness);
   glClearColor(out.r, out.g, out.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  render::TextureGeometry g = texture_geometry(engine_);
+  render::TextureGeometry g = engine_.geometry();
   if (g.frame_range_m <= 0)
     g.frame_range_m = fallback_range_m();  // an empty scope until data comes
   renderer_.draw(textures_, g, view_settings_.style, view_, fb_width, fb_height,

@@ -76,16 +76,4 @@ void DisplaySink::present(const engine::HostImages& images, StageTimes& times) {
   if (images.labels.empty()) tex_.clear_labels();
 }
 
-render::TextureGeometry texture_geometry(const engine::Engine& e) {
-  const engine::FrameGeometry& f = e.geometry();
-  render::TextureGeometry g;
-  g.width = f.width;
-  g.height = f.height;
-  g.metres_per_pixel = f.metres_per_pixel;
-  g.origin_east_m = f.origin_east_m;
-  g.origin_north_m = f.origin_north_m;
-  g.frame_range_m = f.frame_range_m;
-  return g;
-}
-
 }  // namespace sweepline::ui

@@ -36,7 +36,4 @@ class DisplaySink final : public engine::DisplayPort {
 // Whether this build can do CUDA-GL interop at all (CUDA compiled in).
 bool interop_built();
 
-// The engine's frame geometry in the renderer's terms.
-render::TextureGeometry texture_geometry(const engine::Engine& e);
-
 }  // namespace sweepline::ui

@@ -111,7 +111,7 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const render::ScreenRect& r = view.rect();
   dl->PushClipRect({r.x, r.y}, {r.x + r.w, r.y + r.h}, true);
-  const render::TextureGeometry g = texture_geometry(eng);
+  const render::TextureGeometry g = eng.geometry();
   const bool night = vs.style.brightness == render::Brightness::Night;
   const float dim = night ? 0.55f : 1.0f;
   const ImU32 ring_col = ImGui::GetColorU32(ImVec4(0.55f, 0.75f, 0.70f, 0.45f * dim));

@@ -14,9 +14,20 @@ using nlohmann::json;
 
 namespace {
 
-template <class T>
-void get(const json& j, const char* key, T& v) {
-  if (j.contains(key) && !j[key].is_null()) v = j[key].get<T>();
+using engine::read_field;
+
+// The view's plain fields, named once for both the writer and the reader so they cannot drift.
+template <class V, class F>
+void visit_view(V& v, F&& f) {
+  f("ring_spacing_m", v.ring_spacing_m);
+  f("show_rings", v.show_rings);
+  f("show_bearing_scale", v.show_bearing_scale);
+  f("show_sweep_line", v.show_sweep_line);
+  f("heading_deg", v.heading_deg);
+  f("off_centre", v.off_centre);
+  f("show_boxes", v.show_boxes);
+  f("show_box_labels", v.show_box_labels);
+  f("show_panels", v.show_panels);
 }
 
 json style_json(const render::PpiStyle& s) {
@@ -41,32 +52,24 @@ void style_from(const json& j, render::PpiStyle& s) {
     s.brightness = render::brightness_from_string(j["brightness"].get<std::string>());
   if (j.contains("afterglow"))
     s.afterglow = render::afterglow_from_string(j["afterglow"].get<std::string>());
-  get(j, "glow_rate_per_s", s.glow_rate_per_s);
-  get(j, "sweep_fade_floor", s.sweep_fade_floor);
-  get(j, "gain", s.gain);
+  read_field(j, "glow_rate_per_s", s.glow_rate_per_s);
+  read_field(j, "sweep_fade_floor", s.sweep_fade_floor);
+  read_field(j, "gain", s.gain);
   if (j.contains("layers"))
     for (int i = 0; i < render::kLayerCount; ++i) {
       const char* name = render::to_string(render::Layer(i));
       if (!j["layers"].contains(name)) continue;
-      get(j["layers"][name], "visible", s.layers[size_t(i)].visible);
-      get(j["layers"][name], "opacity", s.layers[size_t(i)].opacity);
+      read_field(j["layers"][name], "visible", s.layers[size_t(i)].visible);
+      read_field(j["layers"][name], "opacity", s.layers[size_t(i)].opacity);
     }
 }
 
 json settings_json(const Settings& s) {
-  const auto& v = s.view;
+  json view = json::object();
+  view["style"] = style_json(s.view.style);
+  visit_view(s.view, [&view](const char* key, const auto& v) { view[key] = v; });
   return {{"source", engine::source_json(s.source)},
-          {"view",
-           {{"style", style_json(v.style)},
-            {"ring_spacing_m", v.ring_spacing_m},
-            {"show_rings", v.show_rings},
-            {"show_bearing_scale", v.show_bearing_scale},
-            {"show_sweep_line", v.show_sweep_line},
-            {"heading_deg", v.heading_deg},
-            {"off_centre", v.off_centre},
-            {"show_boxes", v.show_boxes},
-            {"show_box_labels", v.show_box_labels},
-            {"show_panels", v.show_panels}}},
+          {"view", view},
           {"processing", engine::processing_json(s.processing)}};
 }
 
@@ -96,15 +99,7 @@ bool load_settings(const std::string& path, Settings& out, std::string* error) {
     if (j.contains("view")) {
       const json& v = j["view"];
       if (v.contains("style")) style_from(v["style"], s.view.style);
-      get(v, "ring_spacing_m", s.view.ring_spacing_m);
-      get(v, "show_rings", s.view.show_rings);
-      get(v, "show_bearing_scale", s.view.show_bearing_scale);
-      get(v, "show_sweep_line", s.view.show_sweep_line);
-      get(v, "heading_deg", s.view.heading_deg);
-      get(v, "off_centre", s.view.off_centre);
-      get(v, "show_boxes", s.view.show_boxes);
-      get(v, "show_box_labels", s.view.show_box_labels);
-      get(v, "show_panels", s.view.show_panels);
+      visit_view(s.view, [&v](const char* key, auto& field) { read_field(v, key, field); });
     }
     if (j.contains("processing")) engine::read_processing(j["processing"], s.processing);
   } catch (const std::exception& e) {

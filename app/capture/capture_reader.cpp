@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <span>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/capture/capture_internal.hpp"
 #include "app/common/check.hpp"
+#include "app/common/name_table.hpp"
 
 namespace sweepline::capture {
 namespace {
@@ -44,6 +46,14 @@ class FileReader : public CaptureReader {
     ended_ = true;
     return false;
   }
+  // The next record's head, whole: false at the end of the file, and after a part of a head
+  // (counted as "truncated").
+  bool read_head(std::span<uint8_t> head) {
+    if (ended_) return false;
+    const size_t got = std::fread(head.data(), 1, head.size(), file_.get());
+    if (got == head.size()) return true;
+    return end(got == 0 ? nullptr : "truncated");
+  }
   // A payload read whole: counts it and hands it out, or skips it when it is not CAT240.
   bool accept(Datagram& out, double time) {
     if (!cat240::looks_like_cat240(out.payload)) {
@@ -69,11 +79,8 @@ class RawReader final : public FileReader {
   explicit RawReader(std::unique_ptr<CaptureInput> input) : FileReader(std::move(input)) {}
   bool next(Datagram& out) override {
     for (;;) {
-      if (ended_) return false;
       std::array<uint8_t, 3> head{};
-      const size_t got = std::fread(head.data(), 1, 3, file_.get());
-      if (got == 0) return end(nullptr);
-      if (got < 3) return end("truncated");
+      if (!read_head(head)) return false;
       const uint16_t len = be16(head.data() + 1);
       if (len < 3) return end("truncated");  // framing lost: nothing after it can be trusted
       out.payload.resize(len);
@@ -93,11 +100,8 @@ class FinalReader final : public FileReader {
   explicit FinalReader(std::unique_ptr<CaptureInput> input) : FileReader(std::move(input)) {}
   bool next(Datagram& out) override {
     for (;;) {
-      if (ended_) return false;
       std::array<uint8_t, 8> head{};
-      const size_t got = std::fread(head.data(), 1, head.size(), file_.get());
-      if (got == 0) return end(nullptr);
-      if (got < head.size()) return end("truncated");
+      if (!read_head(head)) return false;
       const uint16_t count = be16(head.data());
       if (count < 12) return end("final_bad_record");
       const size_t n = count - 12u;
@@ -118,18 +122,13 @@ class FinalReader final : public FileReader {
 
 }  // namespace
 
+constexpr NameTable<CaptureFormat, 4> kFormatNames{{{CaptureFormat::Raw, "raw"},
+                                                    {CaptureFormat::Pcap, "pcap"},
+                                                    {CaptureFormat::Pcapng, "pcapng"},
+                                                    {CaptureFormat::Final, "final"}}};
+
 const char* to_string(CaptureFormat f) {
-  switch (f) {
-    case CaptureFormat::Raw:
-      return "raw";
-    case CaptureFormat::Pcap:
-      return "pcap";
-    case CaptureFormat::Pcapng:
-      return "pcapng";
-    case CaptureFormat::Final:
-      return "final";
-  }
-  return "?";
+  return name_of(kFormatNames, f);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "app/capture/capture_internal.hpp"
@@ -42,7 +43,7 @@ FilePtr create_file(const std::string& path) {
   return FilePtr(f);
 }
 
-void write_all(std::FILE* f, const std::vector<uint8_t>& b, const std::string& path) {
+void write_all(std::FILE* f, std::span<const uint8_t> b, const std::string& path) {
   SWL_CHECK(std::fwrite(b.data(), 1, b.size(), f) == b.size(),
             "write to '" + path + "' failed: " + std::strerror(errno));
 }
@@ -225,28 +226,46 @@ class PcapWriter final : public CaptureWriter {
   uint64_t count_ = 0;
 };
 
-class RawWriter final : public CaptureWriter {
+// A headerless file of records: the writers below differ only in how a datagram is framed.
+class RecordFileWriter : public CaptureWriter {
  public:
-  explicit RawWriter(const std::string& path) : path_(path), file_(create_file(path)) {}
   void write(const Datagram& d) override {
-    write_all(file_.get(), d.payload, path_);
+    write_all(file_.get(), frame(d, buffer_), path_);
     ++count_;
   }
   void flush() override { std::fflush(file_.get()); }
   uint64_t datagrams_written() const override { return count_; }
 
+ protected:
+  explicit RecordFileWriter(const std::string& path) : path_(path), file_(create_file(path)) {}
+  // The bytes to write for `d`: its payload, or the framed record built in `buf`.
+  virtual std::span<const uint8_t> frame(const Datagram& d, std::vector<uint8_t>& buf) const = 0;
+
  private:
+  std::vector<uint8_t> buffer_;
   std::string path_;
   FilePtr file_;
   uint64_t count_ = 0;
 };
 
-class FinalWriter final : public CaptureWriter {
+class RawWriter final : public RecordFileWriter {
  public:
-  explicit FinalWriter(const std::string& path) : path_(path), file_(create_file(path)) {}
-  void write(const Datagram& d) override {
+  explicit RawWriter(const std::string& path) : RecordFileWriter(path) {}
+
+ private:
+  std::span<const uint8_t> frame(const Datagram& d, std::vector<uint8_t>&) const override {
+    return d.payload;
+  }
+};
+
+class FinalWriter final : public RecordFileWriter {
+ public:
+  explicit FinalWriter(const std::string& path) : RecordFileWriter(path) {}
+
+ private:
+  std::span<const uint8_t> frame(const Datagram& d, std::vector<uint8_t>& r) const override {
     SWL_CHECK(d.payload.size() <= 65535 - 12, "FINAL writer: record over 65523 bytes");
-    std::vector<uint8_t> r;
+    r.clear();
     r.reserve(d.payload.size() + 12);
     put16be(r, static_cast<uint32_t>(d.payload.size() + 12));
     r.push_back(0);  // board
@@ -258,16 +277,8 @@ class FinalWriter final : public CaptureWriter {
     put16be(r, t10);
     r.insert(r.end(), d.payload.begin(), d.payload.end());
     r.insert(r.end(), 4, 0xA5);
-    write_all(file_.get(), r, path_);
-    ++count_;
+    return r;
   }
-  void flush() override { std::fflush(file_.get()); }
-  uint64_t datagrams_written() const override { return count_; }
-
- private:
-  std::string path_;
-  FilePtr file_;
-  uint64_t count_ = 0;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "app/asterix/cat240_decoder.hpp"
@@ -12,6 +13,12 @@
 
 namespace sweepline::cli {
 namespace {
+
+// " reason=count" for each reason, in the totals line.
+void print_counts(const std::map<std::string, uint64_t>& counts) {
+  for (const auto& [k, v] : counts)
+    std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
+}
 
 struct DumpOptions {
   std::string path;
@@ -152,11 +159,9 @@ int run_dump(const DumpOptions& o) {
         static_cast<unsigned long long>(cs.datagrams), static_cast<unsigned long long>(skipped));
     if (cs.non_cat240)
       std::printf(" not_cat240=%llu", static_cast<unsigned long long>(cs.non_cat240));
-    for (const auto& [k, v] : cs.skipped)
-      std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
+    print_counts(cs.skipped);
     std::printf(", %llu errors", static_cast<unsigned long long>(ds.error_count()));
-    for (const auto& [k, v] : ds.errors)
-      std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
+    print_counts(ds.errors);
     std::printf("\n");
   }
   return 0;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 
@@ -243,32 +244,21 @@ PngLayout scan_png(ByteSource& src, const std::string& name) {
 void check_png(const PngLayout& png, const std::string& name) {
   check_dimensions(name, "PNG", png.width, png.height);
   // Channels in the data, and at most after decoding (a tRNS chunk or a palette adds alpha).
-  int raw_channels = 0, out_channels = 0;
-  switch (png.color) {
-    case 0:  // grey
-      raw_channels = 1;
-      out_channels = 2;
-      break;
-    case 2:  // RGB
-      raw_channels = 3;
-      out_channels = 4;
-      break;
-    case 3:  // palette
-      raw_channels = 1;
-      out_channels = 4;
-      break;
-    case 4:  // grey + alpha
-      raw_channels = 2;
-      out_channels = 2;
-      break;
-    case 6:  // RGBA
-      raw_channels = 4;
-      out_channels = 4;
-      break;
-    default:
-      throw_error(__FILE__, __LINE__,
-                  "'" + name + "': unsupported PNG colour type " + std::to_string(png.color));
-  }
+  struct ColourType {
+    int color, raw_channels, out_channels;
+  };
+  static constexpr ColourType kColourTypes[] = {
+      {0, 1, 2},  // grey
+      {2, 3, 4},  // RGB
+      {3, 1, 4},  // palette
+      {4, 2, 2},  // grey + alpha
+      {6, 4, 4},  // RGBA
+  };
+  const auto* type = std::find_if(std::begin(kColourTypes), std::end(kColourTypes),
+                                  [&](const ColourType& t) { return t.color == png.color; });
+  SWL_CHECK(type != std::end(kColourTypes),
+            "'" + name + "': unsupported PNG colour type " + std::to_string(png.color));
+  const int raw_channels = type->raw_channels, out_channels = type->out_channels;
   SWL_CHECK(png.depth == 1 || png.depth == 2 || png.depth == 4 || png.depth == 8 || png.depth == 16,
             "'" + name + "': unsupported PNG bit depth " + std::to_string(png.depth));
   const uint64_t pixels = uint64_t(png.width) * png.height;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "app/capture/capture_writer.hpp"
+#include "app/common/display_geometry.hpp"
 #include "app/common/polar_frame.hpp"
 #include "app/engine/display_port.hpp"
 #include "app/engine/engine_settings.hpp"
@@ -60,17 +61,8 @@ struct SourceView {  // what the sources panel shows
   uint64_t shown_rotation = 0;  // file rotation being drawn (replays; wraps when looping)
 };
 
-// Where the collected frame's display images lie in the world: pixel (x, y) (y down) has its
-// centre at east = origin_east + (x + 0.5 - W/2) * mpp, north = origin_north - (y + 0.5 - H/2)
-// * mpp (gpu/pipeline.hpp's geometry). All zero before the first frame.
-struct FrameGeometry {
-  int width = 0;
-  int height = 0;
-  double metres_per_pixel = 1;
-  double origin_east_m = 0;
-  double origin_north_m = 0;
-  double frame_range_m = 0;  // nothing past this range
-};
+// Where the collected frame's display images lie in the world.
+using FrameGeometry = DisplayGeometry;
 
 // Makes the pipeline for a backend (tests inject fakes); gpu::make_pipeline by default.
 using PipelineFactory = std::function<std::unique_ptr<gpu::Pipeline>(gpu::Backend)>;

@@ -17,32 +17,64 @@ gpu::PipelineParams ProcessingSettings::default_params() {
 
 namespace {
 
-template <class T>
-void get(const json& j, const char* key, T& v) {
-  if (j.contains(key) && !j[key].is_null()) v = j[key].get<T>();
+// Each plain field is named once here and both written and read through the same list, so the
+// writer and the reader cannot drift apart. S is the settings type, const or not.
+template <class S, class F>
+void visit_source(S& s, F&& f) {
+  f("uri", s.uri);
+  f("scenario", s.scenario);
+  f("seed", s.seed);
+  f("rpm", s.rpm);
+  f("file_path", s.file_path);
+  f("udp_group", s.udp_group);
+  f("udp_port", s.udp_port);
+  f("udp_interface", s.udp_interface);
+  f("speed", s.speed);
+  f("loop", s.loop);
+}
+
+template <class S, class F>
+void visit_fft(S& s, F&& f) {
+  f("power", s.power);
+  f("low_cut", s.low_cut);
+  f("high_cut", s.high_cut);
+  f("gain", s.gain);
+  f("offset", s.offset);
+  f("min_peak", s.min_peak);
+}
+
+template <class S, class F>
+void visit_processing(S& s, F&& f) {
+  f("backend", s.backend);
+  f("size", s.size);
+  f("azimuths", s.azimuths);
+  f("range_bins", s.range_bins);
+}
+
+// The two visitors: one stores each named field into a json object, one reads it back.
+auto writer(json& j) {
+  return [&j](const char* key, const auto& v) { j[key] = v; };
+}
+auto reader(const json& j) {
+  return [&j](const char* key, auto& v) { read_field(j, key, v); };
+}
+
+json fft_json(const gpu::FftEnhanceParams& f) {
+  json j = json::object();
+  visit_fft(f, writer(j));
+  return j;
 }
 
 }  // namespace
 
 json source_json(const SourceSettings& so) {
-  return {
-      {"uri", so.uri},           {"scenario", so.scenario},           {"seed", so.seed},
-      {"rpm", so.rpm},           {"file_path", so.file_path},         {"udp_group", so.udp_group},
-      {"udp_port", so.udp_port}, {"udp_interface", so.udp_interface}, {"speed", so.speed},
-      {"loop", so.loop}};
+  json j = json::object();
+  visit_source(so, writer(j));
+  return j;
 }
 
 void read_source(const json& so, SourceSettings& s) {
-  get(so, "uri", s.uri);
-  get(so, "scenario", s.scenario);
-  get(so, "seed", s.seed);
-  get(so, "rpm", s.rpm);
-  get(so, "file_path", s.file_path);
-  get(so, "udp_group", s.udp_group);
-  get(so, "udp_port", s.udp_port);
-  get(so, "udp_interface", s.udp_interface);
-  get(so, "speed", s.speed);
-  get(so, "loop", s.loop);
+  visit_source(s, reader(so));
 }
 
 json params_json(const gpu::PipelineParams& p) {
@@ -56,13 +88,7 @@ json params_json(const gpu::PipelineParams& p) {
           {"gaussian_sigma", p.gaussian_sigma},
           {"bilateral_sigma_s", p.bilateral_sigma_s},
           {"bilateral_sigma_r", p.bilateral_sigma_r},
-          {"fft",
-           {{"power", p.fft.power},
-            {"low_cut", p.fft.low_cut},
-            {"high_cut", p.fft.high_cut},
-            {"gain", p.fft.gain},
-            {"offset", p.fft.offset},
-            {"min_peak", p.fft.min_peak}}},
+          {"fft", fft_json(p.fft)},
           {"cfar_guard", p.cfar_guard},
           {"cfar_train", p.cfar_train},
           {"cfar_pfa", p.cfar_pfa},
@@ -78,55 +104,43 @@ json params_json(const gpu::PipelineParams& p) {
 }
 
 void read_params(const json& j, gpu::PipelineParams& p) {
-  get(j, "width", p.width);
-  get(j, "height", p.height);
-  get(j, "display_range_m", p.display_range_m);
-  get(j, "origin_east_m", p.origin_east_m);
-  get(j, "origin_north_m", p.origin_north_m);
+  read_field(j, "width", p.width);
+  read_field(j, "height", p.height);
+  read_field(j, "display_range_m", p.display_range_m);
+  read_field(j, "origin_east_m", p.origin_east_m);
+  read_field(j, "origin_north_m", p.origin_north_m);
   if (j.contains("scan")) p.scan = gpu::scan_mode_from_string(j["scan"].get<std::string>());
   if (j.contains("denoise"))
     p.denoise = gpu::denoise_mode_from_string(j["denoise"].get<std::string>());
-  get(j, "gaussian_sigma", p.gaussian_sigma);
-  get(j, "bilateral_sigma_s", p.bilateral_sigma_s);
-  get(j, "bilateral_sigma_r", p.bilateral_sigma_r);
-  if (j.contains("fft")) {
-    const json& f = j["fft"];
-    get(f, "power", p.fft.power);
-    get(f, "low_cut", p.fft.low_cut);
-    get(f, "high_cut", p.fft.high_cut);
-    get(f, "gain", p.fft.gain);
-    get(f, "offset", p.fft.offset);
-    get(f, "min_peak", p.fft.min_peak);
-  }
-  get(j, "cfar_guard", p.cfar_guard);
-  get(j, "cfar_train", p.cfar_train);
-  get(j, "cfar_pfa", p.cfar_pfa);
+  read_field(j, "gaussian_sigma", p.gaussian_sigma);
+  read_field(j, "bilateral_sigma_s", p.bilateral_sigma_s);
+  read_field(j, "bilateral_sigma_r", p.bilateral_sigma_r);
+  if (j.contains("fft")) visit_fft(p.fft, reader(j["fft"]));
+  read_field(j, "cfar_guard", p.cfar_guard);
+  read_field(j, "cfar_train", p.cfar_train);
+  read_field(j, "cfar_pfa", p.cfar_pfa);
   if (j.contains("threshold")) p.threshold = uint8_t(std::clamp(j["threshold"].get<int>(), 0, 255));
-  get(j, "label_enabled", p.label_enabled);
-  get(j, "connectivity", p.label.connectivity);
+  read_field(j, "label_enabled", p.label_enabled);
+  read_field(j, "connectivity", p.label.connectivity);
   if (j.contains("algorithm"))
     p.label.algorithm = ccl::algorithm_from_string(j["algorithm"].get<std::string>());
   if (j.contains("box_method"))
     p.label.box_method = ccl::box_method_from_string(j["box_method"].get<std::string>());
-  get(j, "min_area", p.label.min_area);
-  get(j, "max_area", p.label.max_area);
-  get(j, "fill_holes", p.label.fill_holes);
-  get(j, "hole_max_area", p.label.hole_max_area);
+  read_field(j, "min_area", p.label.min_area);
+  read_field(j, "max_area", p.label.max_area);
+  read_field(j, "fill_holes", p.label.fill_holes);
+  read_field(j, "hole_max_area", p.label.hole_max_area);
 }
 
 json processing_json(const ProcessingSettings& pr) {
-  return {{"backend", pr.backend},
-          {"size", pr.size},
-          {"azimuths", pr.azimuths},
-          {"range_bins", pr.range_bins},
-          {"pipeline", params_json(pr.params)}};
+  json j = json::object();
+  visit_processing(pr, writer(j));
+  j["pipeline"] = params_json(pr.params);
+  return j;
 }
 
 void read_processing(const json& p, ProcessingSettings& s) {
-  get(p, "backend", s.backend);
-  get(p, "size", s.size);
-  get(p, "azimuths", s.azimuths);
-  get(p, "range_bins", s.range_bins);
+  visit_processing(s, reader(p));
   if (p.contains("pipeline")) read_params(p["pipeline"], s.params);
 }
 

@@ -50,4 +50,11 @@ void read_source(const nlohmann::json& j, SourceSettings& s);
 void read_processing(const nlohmann::json& j, ProcessingSettings& s);
 void read_params(const nlohmann::json& j, gpu::PipelineParams& p);
 
+// Reads j[key] into v when the key is there and not null, so a missing key keeps the default;
+// throws on a value of the wrong type. Shared by the view's half in ui/settings.cpp.
+template <class T>
+void read_field(const nlohmann::json& j, const char* key, T& v) {
+  if (j.contains(key) && !j[key].is_null()) v = j[key].get<T>();
+}
+
 }  // namespace sweepline::engine

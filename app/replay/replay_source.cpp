@@ -5,21 +5,17 @@
 #include <cmath>
 
 #include "app/common/check.hpp"
+#include "app/common/name_table.hpp"
 
 namespace sweepline::replay {
 
+constexpr NameTable<Pacing, 4> kPacingNames{{{Pacing::Auto, "auto"},
+                                             {Pacing::CaptureTime, "capture time"},
+                                             {Pacing::TimeOfDay, "time of day"},
+                                             {Pacing::RotationRate, "rotation rate"}}};
+
 const char* to_string(Pacing p) {
-  switch (p) {
-    case Pacing::Auto:
-      return "auto";
-    case Pacing::CaptureTime:
-      return "capture time";
-    case Pacing::TimeOfDay:
-      return "time of day";
-    case Pacing::RotationRate:
-      return "rotation rate";
-  }
-  return "?";
+  return name_of(kPacingNames, p);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "app/common/check.hpp"
+#include "app/common/name_table.hpp"
 
 namespace sweepline::sim {
 
@@ -19,20 +20,22 @@ double parse_double(const std::string& key, const std::string& v) {
   return d;
 }
 
-int64_t parse_int(const std::string& key, const std::string& v) {
-  int64_t n = 0;
+// `v` whole as a T; `what` names the kind of number in the error.
+template <class T>
+T parse_integer(const std::string& key, const std::string& v, const char* what) {
+  T n = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   SWL_CHECK(!v.empty() && ec == std::errc() && p == v.data() + v.size(),
-            "sim: parameter '" + key + "' needs an integer, got '" + v + "'");
+            "sim: parameter '" + key + "' needs " + what + ", got '" + v + "'");
   return n;
 }
 
+int64_t parse_int(const std::string& key, const std::string& v) {
+  return parse_integer<int64_t>(key, v, "an integer");
+}
+
 uint64_t parse_u64(const std::string& key, const std::string& v) {
-  uint64_t n = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  SWL_CHECK(!v.empty() && ec == std::errc() && p == v.data() + v.size(),
-            "sim: parameter '" + key + "' needs a non-negative integer, got '" + v + "'");
-  return n;
+  return parse_integer<uint64_t>(key, v, "a non-negative integer");
 }
 
 // "on"/"off" style switches; returns -1 when the value is not one of them.
@@ -50,6 +53,18 @@ bool parse_bool(const std::string& key, const std::string& v) {
   return s == 1;
 }
 
+// "on"/"off", or a level: a positive one also switches on, zero off.
+void parse_switch_or_level(const std::string& key, const std::string& v, bool& enabled,
+                           double& level) {
+  const int sw = parse_switch(v);
+  if (sw >= 0) {
+    enabled = sw == 1;
+  } else {
+    level = parse_double(key, v);
+    enabled = level > 0;
+  }
+}
+
 void quiet_background(Scenario& s) {
   s.noise.mean = 10;
   s.clutter.enabled = false;
@@ -60,28 +75,21 @@ void quiet_background(Scenario& s) {
 
 }  // namespace
 
+constexpr NameTable<Style, 4> kStyleNames{{{Style::NextAz, "next-az"},
+                                           {Style::ZeroWidth, "zero-width"},
+                                           {Style::MultiRecord, "multi-record"},
+                                           {Style::Split1400, "split-1400"}}};
+
 const char* to_string(Style s) {
-  switch (s) {
-    case Style::NextAz:
-      return "next-az";
-    case Style::ZeroWidth:
-      return "zero-width";
-    case Style::MultiRecord:
-      return "multi-record";
-    case Style::Split1400:
-      return "split-1400";
-  }
-  return "?";
+  return name_of(kStyleNames, s);
 }
 
 std::vector<std::string> style_names() {
-  return {"next-az", "zero-width", "multi-record", "split-1400"};
+  return names_of(kStyleNames);
 }
 
 Style parse_style(const std::string& name) {
-  for (Style s : {Style::NextAz, Style::ZeroWidth, Style::MultiRecord, Style::Split1400})
-    if (name == to_string(s)) return s;
-  throw Error("sim: unknown style '" + name + "' (next-az, zero-width, multi-record, split-1400)");
+  return value_of(kStyleNames, name, "sim: unknown style");
 }
 
 std::vector<std::string> scenario_names() {
@@ -173,21 +181,9 @@ void apply_param(Scenario& s, const std::string& key, const std::string& v) {
     SWL_CHECK(s.vessels.land_clearance_m >= 0 && s.vessels.land_clearance_m <= 5000,
               "sim: land_clearance must be 0..5000 (metres)");
   } else if (key == "noise") {
-    int sw = parse_switch(v);
-    if (sw >= 0) {
-      s.noise.enabled = sw == 1;
-    } else {
-      s.noise.mean = parse_double(key, v);
-      s.noise.enabled = s.noise.mean > 0;
-    }
+    parse_switch_or_level(key, v, s.noise.enabled, s.noise.mean);
   } else if (key == "clutter") {
-    int sw = parse_switch(v);
-    if (sw >= 0) {
-      s.clutter.enabled = sw == 1;
-    } else {
-      s.clutter.level = parse_double(key, v);
-      s.clutter.enabled = s.clutter.level > 0;
-    }
+    parse_switch_or_level(key, v, s.clutter.enabled, s.clutter.level);
   } else if (key == "clutter_shape") {
     s.clutter.shape = parse_double(key, v);
   } else if (key == "rain") {

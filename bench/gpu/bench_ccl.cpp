@@ -244,6 +244,17 @@ int run(int argc, char** argv) {
     saved.push_back(e);
   };
   bool all_agree = true;
+  // One measurement as a row of `arr` (`base` plus the algorithm and the figures), echoed.
+  auto record = [&](ordered_json& arr, const ordered_json& base, const char* algorithm, int conn,
+                    const Measure& m) {
+    ordered_json j = base;
+    j["algorithm"] = algorithm;
+    j.update(to_json(m));
+    arr.push_back(j);
+    std::printf("%-28s conn %d %-12s %10.3f ms  (%d reps, %d components)\n",
+                base.dump().substr(0, 28).c_str(), conn, algorithm, m.median_ms, m.reps, m.count);
+    std::fflush(stdout);
+  };
   auto row = [&](ordered_json& arr, ordered_json base, const ccl::LabelParams& p0) {
     int32_t count = -1;
     for (auto alg : kAlgs) {
@@ -251,31 +262,27 @@ int run(int argc, char** argv) {
       ccl::LabelParams p = p0;
       p.algorithm = alg;
       Measure m = bench.run(p, o);
-      ordered_json j = base;
-      j["algorithm"] = ccl::to_string(alg);
-      j.update(to_json(m));
-      arr.push_back(j);
+      record(arr, base, ccl::to_string(alg), p.connectivity, m);
       if (count >= 0 && m.count != count) all_agree = false;
       count = m.count;
-      std::printf("%-28s conn %d %-12s %10.3f ms  (%d reps, %d components)\n",
-                  base.dump().substr(0, 28).c_str(), p.connectivity, ccl::to_string(alg),
-                  m.median_ms, m.reps, m.count);
-      std::fflush(stdout);
       if (alg != ccl::Algorithm::Fast) continue;
       // Like for like with label-only peers (cupyx): `fast` without statistics (labels and
       // consecutive ids only), an extra row next to the whole frame's, which stays the figure.
       bench.statistics(false);
       Measure ms = bench.run(p, o);
       bench.statistics(true);
-      ordered_json jn = base;
-      jn["algorithm"] = "fast_nostats";
-      jn.update(to_json(ms));
-      arr.push_back(jn);
+      record(arr, base, "fast_nostats", p.connectivity, ms);
       if (ms.count != count) all_agree = false;
-      std::printf("%-28s conn %d %-12s %10.3f ms  (%d reps, %d components)\n",
-                  base.dump().substr(0, 28).c_str(), p.connectivity, "fast_nostats", ms.median_ms,
-                  ms.reps, ms.count);
-      std::fflush(stdout);
+    }
+  };
+  // One set of rows for each connectivity, 8 then 4; `base` gains the connectivity last.
+  auto rows_per_connectivity = [&](ordered_json& arr, const std::string& spec, ordered_json base) {
+    for (int conn : {8, 4}) {
+      if (o.skip(spec, conn)) continue;
+      ccl::LabelParams p;
+      p.connectivity = conn;
+      base["connectivity"] = conn;
+      row(arr, base, p);
     }
   };
 
@@ -290,12 +297,7 @@ int run(int argc, char** argv) {
       Image8 img = sim::make_test_image(spec, size, size, 1000 + k);
       bench.upload(img);
       save("random_" + fmt_density(d), spec, img);
-      for (int conn : {8, 4}) {
-        if (o.skip(spec, conn)) continue;
-        ccl::LabelParams p;
-        p.connectivity = conn;
-        row(density, {{"size", size}, {"density", d}, {"connectivity", conn}}, p);
-      }
+      rows_per_connectivity(density, spec, {{"size", size}, {"density", d}});
     }
   out["random"] = density;
 
@@ -307,12 +309,7 @@ int run(int argc, char** argv) {
       Image8 img = sim::make_test_image(spec, size, size, 7);
       bench.upload(img);
       save(spec, spec, img);
-      for (int conn : {8, 4}) {
-        if (o.skip(spec, conn)) continue;
-        ccl::LabelParams p;
-        p.connectivity = conn;
-        row(images, {{"image", spec}, {"size", size}, {"connectivity", conn}}, p);
-      }
+      rows_per_connectivity(images, spec, {{"image", spec}, {"size", size}});
     }
   out["test_images"] = images;
 

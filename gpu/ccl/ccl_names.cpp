@@ -1,42 +1,34 @@
 #include <string>
 
-#include "app/common/check.hpp"
+#include "app/common/name_table.hpp"
 #include "gpu/ccl/ccl.hpp"
 
 namespace sweepline::ccl {
 
+namespace {
+
+constexpr NameTable<Algorithm, 3> kAlgorithms{
+    {{Algorithm::Fast, "fast"}, {Algorithm::Kang, "kang"}, {Algorithm::Propagate, "propagate"}}};
+constexpr NameTable<BoxMethod, 3> kBoxMethods{{{BoxMethod::Atomic, "atomic"},
+                                               {BoxMethod::LockPerBox, "alg6"},
+                                               {BoxMethod::LockPerCoordinate, "alg7"}}};
+
+}  // namespace
+
 const char* to_string(Algorithm a) {
-  switch (a) {
-    case Algorithm::Fast: return "fast";
-    case Algorithm::Kang: return "kang";
-    case Algorithm::Propagate: return "propagate";
-  }
-  return "?";
+  return name_of(kAlgorithms, a);
 }
 
 Algorithm algorithm_from_string(const std::string& s) {
-  if (s == "fast") return Algorithm::Fast;
-  if (s == "kang") return Algorithm::Kang;
-  if (s == "propagate") return Algorithm::Propagate;
-  SWL_CHECK(false, "unknown labelling algorithm '" + s + "' (fast, kang, propagate)");
-  return Algorithm::Fast;
+  return value_of(kAlgorithms, s, "unknown labelling algorithm");
 }
 
 const char* to_string(BoxMethod m) {
-  switch (m) {
-    case BoxMethod::Atomic: return "atomic";
-    case BoxMethod::LockPerBox: return "alg6";
-    case BoxMethod::LockPerCoordinate: return "alg7";
-  }
-  return "?";
+  return name_of(kBoxMethods, m);
 }
 
 BoxMethod box_method_from_string(const std::string& s) {
-  if (s == "atomic") return BoxMethod::Atomic;
-  if (s == "alg6") return BoxMethod::LockPerBox;
-  if (s == "alg7") return BoxMethod::LockPerCoordinate;
-  SWL_CHECK(false, "unknown bounding-box method '" + s + "' (atomic, alg6, alg7)");
-  return BoxMethod::Atomic;
+  return value_of(kBoxMethods, s, "unknown bounding-box method");
 }
 
 }  // namespace sweepline::ccl

@@ -115,4 +115,21 @@ inline Image8 random_intensity(int w, int h, uint64_t seed) {
   return img;
 }
 
+// Calls check(case, params, intensity) for every standard case at connectivity 4 and 8 (base
+// with the connectivity set), with a random intensity image (from `intensity_seed`) or null;
+// stops at the first fatal failure.
+template <class F>
+void for_each_standard_case(bool large, const ccl::LabelParams& base, bool with_intensity,
+                            uint64_t intensity_seed, F&& check) {
+  for (const auto& c : standard_cases(large))
+    for (int conn : {4, 8}) {
+      ccl::LabelParams p = base;
+      p.connectivity = conn;
+      Image8 in;
+      if (with_intensity) in = random_intensity(c.image.width, c.image.height, intensity_seed);
+      check(c, p, with_intensity ? &in : nullptr);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+}
+
 }  // namespace sweepline::test

@@ -10,57 +10,22 @@
 #include <vector>
 
 #include "app/asterix/cat240_decoder.hpp"
+#include "tests/app/asterix/cat240_bytes.hpp"
 
 namespace sweepline::cat240 {
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-Bytes cat(std::initializer_list<Bytes> parts) {
-  Bytes out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-Bytes block(const Bytes& records) {
-  const size_t len = records.size() + 3;
-  return cat({{0xF0, static_cast<uint8_t>(len >> 8), static_cast<uint8_t>(len)}, records});
-}
+using namespace test;  // Bytes, cat, block, layout_items
 
 const Bytes kSummary = {0xD0, 0x01, 0x02, 0x01, 0x02, 'o', 'k'};
 
 // Hand-built video record: nano header, given RES / NB_VB / NB_CELLS and a video item.
 Bytes video(uint8_t c_flag, uint8_t res, uint16_t nb_vb, uint32_t nb_cells, uint8_t rep,
             const Bytes& octets) {
-  Bytes r = {0xEB,
-             0xC0,
-             0x07,
-             0x09,
-             0x02,
-             0,
-             0,
-             0,
+  Bytes r = {0xEB, 0xC0, 0x07, 0x09, 0x02, 0, 0, 0,
              1,  // 010 000 020 040 048 | 049 050
-             0x10,
-             0x00,
-             0x10,
-             0x00,
-             0,
-             0,
-             0,
-             0,
-             0,
-             0,
-             0,
-             100,
-             c_flag,
-             res,
-             static_cast<uint8_t>(nb_vb >> 8),
-             static_cast<uint8_t>(nb_vb),
-             static_cast<uint8_t>(nb_cells >> 16),
-             static_cast<uint8_t>(nb_cells >> 8),
-             static_cast<uint8_t>(nb_cells),
-             rep};
-  return cat({r, octets});
+             0x10, 0x00, 0x10, 0x00, 0,    0, 0, 0, 0, 0, 0, 100};
+  return cat({r, layout_items(c_flag, res, nb_vb, nb_cells), {rep}, octets});
 }
 const Bytes kGoodVideo = video(0, 4, 4, 4, 1, {1, 2, 3, 4});
 

@@ -7,23 +7,12 @@
 
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/asterix/cat240_encoder.hpp"
+#include "tests/app/asterix/cat240_bytes.hpp"
 
 namespace sweepline::cat240 {
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-Bytes cat(std::initializer_list<Bytes> parts) {
-  Bytes out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-
-// Block header (CAT 240, LEN counting itself) around record bytes.
-Bytes block(const Bytes& records) {
-  const size_t len = records.size() + 3;
-  return cat({{0xF0, static_cast<uint8_t>(len >> 8), static_cast<uint8_t>(len)}, records});
-}
+using namespace test;  // Bytes, cat, block, layout_items
 
 // Video record, nano header, 8-bit cells 10 20 30 40 50 in I240/050 (2 x 4 octets, padding AA),
 // Time of Day 3 s.
@@ -48,38 +37,16 @@ const Bytes kSummary = {0xD0, 0x01, 0x02, 0x01, 0x05, 'h', 'e', 'l', 'l', 'o'};
 // in I240/051 (one 64-octet unit, zero padded). FSPEC E7 A0 as sent by a naval radar.
 Bytes femto_record(uint8_t c_and_res0, uint8_t res, uint16_t nb_vb, uint32_t nb_cells,
                    const Bytes& octets) {
-  Bytes r = {0xE7,
-             0xA0,
-             0x03,
-             0x04,
-             0x02,
-             0x00,
-             0x00,
-             0x00,
+  Bytes r = {0xE7, 0xA0, 0x03, 0x04, 0x02, 0x00, 0x00, 0x00,
              0x01,  // 010, 000, 020 = 1
-             0xFF,
-             0xF0,
-             0x00,
+             0xFF, 0xF0, 0x00,
              0x10,  // START_AZ > END_AZ (north)
-             0x00,
-             0x00,
-             0x00,
-             0x0A,  // START_RG 10
-             0x07,
-             0xC9,
-             0xD0,
-             0xA0,  // CELL_DUR 130,666,656 fs
-             c_and_res0,
-             res,
-             static_cast<uint8_t>(nb_vb >> 8),
-             static_cast<uint8_t>(nb_vb),
-             static_cast<uint8_t>(nb_cells >> 16),
-             static_cast<uint8_t>(nb_cells >> 8),
-             static_cast<uint8_t>(nb_cells),
-             0x01};
+             0x00, 0x00, 0x00,
+             0x0A,                     // START_RG 10
+             0x07, 0xC9, 0xD0, 0xA0};  // CELL_DUR 130,666,656 fs
   Bytes unit(64, 0);
   std::copy(octets.begin(), octets.end(), unit.begin());
-  return cat({r, unit});
+  return cat({r, layout_items(c_and_res0, res, nb_vb, nb_cells), {0x01}, unit});  // REP 1
 }
 
 std::vector<Record> decode(const Bytes& b, Decoder& d) {

@@ -72,6 +72,16 @@ void expect_same(const Datagram& a, const Datagram& b, double time_tol) {
   EXPECT_EQ(a.payload, b.payload);
 }
 
+// Three datagrams of 2000 cells to 239.1.2.3:8600 in a pcap with a 576-byte MTU: each is split
+// into IP fragments.
+void write_fragmented(const TempFile& file) {
+  PcapWriteOptions o;
+  o.mtu = 576;
+  auto w = open_pcap_writer(file.str(), o);
+  for (int i = 0; i < 3; ++i)
+    w->write(dgram(i, parse_ipv4("239.1.2.3"), 8600, video_block(i, 2000)));
+}
+
 struct Framing {
   const char* name;
   PcapWriteOptions opt;
@@ -259,13 +269,7 @@ TEST(CaptureFiles, FragmentReassemblyIsBoundedAndTimesOut) {
 
 TEST(CaptureFiles, MissingFragmentLosesOnlyThatDatagram) {
   TempFile full("frag_full.pcap");
-  PcapWriteOptions o;
-  o.mtu = 576;
-  {
-    auto w = open_pcap_writer(full.str(), o);
-    for (int i = 0; i < 3; ++i)
-      w->write(dgram(i, parse_ipv4("239.1.2.3"), 8600, video_block(i, 2000)));
-  }
+  write_fragmented(full);
   // Drop the second frame of the file (a middle fragment of datagram 0) by rewriting it: read
   // records of the classic pcap by hand (24-byte header, 16-byte record headers).
   std::ifstream in(full.path, std::ios::binary);
@@ -477,13 +481,7 @@ TEST(CaptureFiles, TextFilesAndCutFirstBlocksAreRefused) {
 
 TEST(CaptureFiles, FragmentsPendingAtTheEndAreCounted) {
   TempFile full("pending_full.pcap");
-  PcapWriteOptions o;
-  o.mtu = 576;
-  {
-    auto w = open_pcap_writer(full.str(), o);
-    for (int i = 0; i < 3; ++i)
-      w->write(dgram(i, parse_ipv4("239.1.2.3"), 8600, video_block(i, 2000)));
-  }
+  write_fragmented(full);
   // Cut the file after the first fragment of the last datagram.
   const Bytes all = slurp(full.path);
   std::vector<size_t> starts;

@@ -118,6 +118,15 @@ uint64_t grey_raw(uint64_t w, uint64_t h) {
   return h * (1 + w);
 }
 
+// Writes `bytes` to the temporary file `name`, runs `sweepline label` on it, then removes it.
+Measured label_file(const std::string& name, const std::string& bytes) {
+  const std::string path = temp_path(name);
+  write_file(path, bytes);
+  Measured m = run_measured({"label", path});
+  fs::remove(path);
+  return m;
+}
+
 void expect_refused(const Measured& m, const std::string& part) {
   EXPECT_EQ(m.signal, 0) << m.output;
   EXPECT_EQ(m.status, 1) << m.output;
@@ -128,73 +137,56 @@ void expect_refused(const Measured& m, const std::string& part) {
 
 TEST(HostileInputs, HugeDimensionPngBombIsRefusedBeforeDecoding) {
   // 32768 x 32768, IDAT that really inflates to 1 GiB (about 1 MB of file).
-  const std::string path = temp_path("bomb_32768.png");
-  write_file(path, png(32768, 32768, 8, 0, zlib_zeros(grey_raw(32768, 32768))));
-  const Measured m = run_measured({"label", path});
+  const Measured m =
+      label_file("bomb_32768.png", png(32768, 32768, 8, 0, zlib_zeros(grey_raw(32768, 32768))));
   expect_refused(m, "limit of 16384 pixels a side");
   EXPECT_LT(m.max_rss_kib, kOneGiBKiB);
   RecordProperty("max_rss_kib", std::to_string(m.max_rss_kib));
-  fs::remove(path);
 }
 
 TEST(HostileInputs, InflationBombsStayBounded) {
   // 8 x 8 pixels whose IDAT inflates to 2 GiB (about 2 MB of file): more compressed data than
   // such an image can need, refused before decoding.
-  const std::string small = temp_path("bomb_8x8.png");
-  write_file(small, png(8, 8, 8, 0, zlib_zeros(uint64_t{2} << 30)));
-  const Measured m = run_measured({"label", small});
+  const Measured m = label_file("bomb_8x8.png", png(8, 8, 8, 0, zlib_zeros(uint64_t{2} << 30)));
   expect_refused(m, "more than a 8x8 image can need");
   EXPECT_LT(m.max_rss_kib, kOneGiBKiB);
-  fs::remove(small);
   // 1024 x 1024 (1 MiB decoded) whose 1 MB of IDAT inflates to 1 GiB: plausible by its size, so
   // the decoder starts, and its buffer stops at the allocation limit.
-  const std::string mid = temp_path("bomb_1024.png");
-  write_file(mid, png(1024, 1024, 8, 0, zlib_zeros(uint64_t{1} << 30)));
-  const Measured b = run_measured({"label", mid});
+  const Measured b =
+      label_file("bomb_1024.png", png(1024, 1024, 8, 0, zlib_zeros(uint64_t{1} << 30)));
   expect_refused(b, "cannot decode PNG: the data inflates past the limit of 512 MiB");
   EXPECT_LT(b.max_rss_kib, kOneGiBKiB);
   RecordProperty("max_rss_kib", std::to_string(b.max_rss_kib));
-  fs::remove(mid);
 }
 
 TEST(HostileInputs, SixteenBitRgbaOverTheDecodedLimitIsRefused) {
-  const std::string path = temp_path("rgba16_8192.png");
   const uint64_t raw = uint64_t{8192} * (1 + 8192 * 8);
-  write_file(path, png(8192, 8192, 16, 6, zlib_zeros(raw)));
-  const Measured m = run_measured({"label", path});
+  const Measured m = label_file("rgba16_8192.png", png(8192, 8192, 16, 6, zlib_zeros(raw)));
   expect_refused(m, "more than the limit of 256 MiB");
   EXPECT_LT(m.max_rss_kib, kOneGiBKiB);
-  fs::remove(path);
 }
 
 TEST(HostileInputs, LargestAcceptedImageIsLabelledWithinOneGiB) {
   // 8192 x 8192 grey (the pixel limit) from 64 KB of PNG: a legitimate image, labelled.
-  const std::string path = temp_path("zeros_8192.png");
-  write_file(path, png(8192, 8192, 8, 0, zlib_zeros(grey_raw(8192, 8192))));
-  const Measured m = run_measured({"label", path});
+  const Measured m =
+      label_file("zeros_8192.png", png(8192, 8192, 8, 0, zlib_zeros(grey_raw(8192, 8192))));
   EXPECT_EQ(m.signal, 0) << m.output;
   ASSERT_EQ(m.status, 0) << m.output;
   EXPECT_NE(m.output.find("8192x8192"), std::string::npos) << m.output;
   EXPECT_NE(m.output.find(": 0 components"), std::string::npos) << m.output;
   EXPECT_LT(m.max_rss_kib, kOneGiBKiB);
   RecordProperty("max_rss_kib", std::to_string(m.max_rss_kib));
-  fs::remove(path);
 }
 
 TEST(HostileInputs, TruncatedPgmIsRefusedBeforeAllocating) {
   // Within the limits (8192 x 8192 = 64 MiB) but only 100 bytes of pixels: refused before the
   // image is allocated, so the process stays near its size on a tiny image.
-  const std::string tiny = temp_path("tiny.pgm");
-  write_file(tiny, std::string("P5\n2 2\n255\n") + std::string(4, '\x80'));
-  const Measured base = run_measured({"label", tiny});
+  const Measured base =
+      label_file("tiny.pgm", std::string("P5\n2 2\n255\n") + std::string(4, '\x80'));
   ASSERT_EQ(base.status, 0) << base.output;
-  const std::string path = temp_path("trunc_8192.pgm");
-  write_file(path, "P5\n8192 8192\n255\n" + std::string(100, '\0'));
-  const Measured m = run_measured({"label", path});
+  const Measured m = label_file("trunc_8192.pgm", "P5\n8192 8192\n255\n" + std::string(100, '\0'));
   expect_refused(m, "PGM pixel data truncated");
   EXPECT_LT(m.max_rss_kib, base.max_rss_kib + 32 * 1024) << "allocated before checking";
-  fs::remove(path);
-  fs::remove(tiny);
 }
 
 TEST(HostileInputs, SharedHostileSamplesFailCleanly) {

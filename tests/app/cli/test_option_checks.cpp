@@ -81,20 +81,30 @@ TEST(OptionChecks, SimPathsEndpointsAndNumbers) {
   EXPECT_FALSE(fs::exists(fs::path(cap_missing).parent_path()));
   expect_refused("sim --udp abc", 2, "--udp: 'abc' is not GROUP:PORT");
   expect_refused("sim --udp 239.1.2.3:70000", 2, "--udp");
-  expect_refused("sim --dest 1.2.3.4:0 --out " + out, 2, "--dest");
-  expect_refused("sim --speed -1 --out " + out, 2, "--speed: must be a number >= 0");
-  expect_refused("sim --rotations -1 --out " + out, 2, "--rotations");
-  expect_refused("sim --seed -1 --out " + out, 2, "--seed");
-  // Checked against the scenario's ranges, reported as the option.
-  expect_refused("sim --radials 5 --out " + out, 1, "--radials: sim: radials must be 16..65536");
-  expect_refused("sim --cells 70000 --out " + out, 1, "--cells");
-  expect_refused("sim --rpm 0 --out " + out, 1, "--rpm");
-  expect_refused("sim --range-nm 1000 --out " + out, 1, "--range-nm");
-  expect_refused("sim --res 3 --out " + out, 1, "--res");
-  expect_refused("sim --scenario bogus --out " + out, 1, "--scenario");
-  expect_refused("sim --style bogus --out " + out, 1, "--style");
-  expect_refused("sim --set bogus=1 --out " + out, 1, "--set");
-  expect_refused("sim --set vessels --out " + out, 1, "--set");
+  struct Refusal {
+    const char* option;  // with its bad value
+    int status;
+    const char* message;  // a part of it
+  };
+  // Malformed values (status 2), then values checked against the scenario's ranges, reported as
+  // the option (status 1).
+  const Refusal refusals[] = {
+      {"--dest 1.2.3.4:0", 2, "--dest"},
+      {"--speed -1", 2, "--speed: must be a number >= 0"},
+      {"--rotations -1", 2, "--rotations"},
+      {"--seed -1", 2, "--seed"},
+      {"--radials 5", 1, "--radials: sim: radials must be 16..65536"},
+      {"--cells 70000", 1, "--cells"},
+      {"--rpm 0", 1, "--rpm"},
+      {"--range-nm 1000", 1, "--range-nm"},
+      {"--res 3", 1, "--res"},
+      {"--scenario bogus", 1, "--scenario"},
+      {"--style bogus", 1, "--style"},
+      {"--set bogus=1", 1, "--set"},
+      {"--set vessels", 1, "--set"},
+  };
+  for (const Refusal& c : refusals)
+    expect_refused(std::string("sim ") + c.option + " --out " + out, c.status, c.message);
   expect_refused("sim --image bogus --out " + (temp_dir() / "x.pgm").string(), 1, "--image");
 }
 

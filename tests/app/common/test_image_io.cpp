@@ -49,18 +49,20 @@ TEST(ImageIo, PgmWithCommentsInHeader) {
 
 TEST(ImageIo, MalformedFilesAreClearErrors) {
   EXPECT_THROW(read_image(temp_path("does_not_exist.pgm")), Error);
-  auto trunc = temp_path("trunc.pgm");
-  std::ofstream(trunc, std::ios::binary) << "P5\n10 10\n255\nabc";
-  EXPECT_THROW(read_image(trunc), Error);
-  auto huge = temp_path("huge.pgm");
-  std::ofstream(huge, std::ios::binary) << "P5\n2000000000 2000000000\n255\n";
-  EXPECT_THROW(read_image(huge), Error);
-  auto sixteen = temp_path("sixteen.pgm");
-  std::ofstream(sixteen, std::ios::binary) << "P5\n1 1\n65535\n\1\1";
-  EXPECT_THROW(read_image(sixteen), Error);
-  auto junk = temp_path("junk.bin");
-  std::ofstream(junk, std::ios::binary) << "hello world";
-  EXPECT_THROW(read_image(junk), Error);
+  const struct {
+    const char* name;
+    const char* bytes;
+  } malformed[] = {
+      {"trunc.pgm", "P5\n10 10\n255\nabc"},
+      {"huge.pgm", "P5\n2000000000 2000000000\n255\n"},
+      {"sixteen.pgm", "P5\n1 1\n65535\n\1\1"},
+      {"junk.bin", "hello world"},
+  };
+  for (const auto& f : malformed) {
+    const auto path = temp_path(f.name);
+    std::ofstream(path, std::ios::binary) << f.bytes;
+    EXPECT_THROW(read_image(path), Error) << f.name;
+  }
 }
 
 // Hostile images: every size a file states is checked before anything is allocated, and the

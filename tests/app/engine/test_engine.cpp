@@ -45,6 +45,13 @@ EngineSettings cpu_settings() {
   return s;
 }
 
+// The same, asking for the CUDA backend (real, or faked through device_factory).
+EngineSettings cuda_settings() {
+  EngineSettings s = cpu_settings();
+  s.processing.backend = "cuda";
+  return s;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -176,6 +183,18 @@ class RecordingDisplay final : public DisplayPort {
   };
 };
 
+// Shows the engine on `d` and assembles one rotation of the bundled capture, not yet processed.
+void assemble_one_rotation_for(Engine& e, RecordingDisplay& d) {
+  e.set_display(&d);
+  ASSERT_TRUE(e.open_source(kCapture));
+  ASSERT_TRUE(e.pump_rotation(60));
+}
+
+bool has_stage(const StageTimes& times, const std::string& stage) {
+  return std::any_of(times.begin(), times.end(),
+                     [&](const StageTime& t) { return t.stage == stage; });
+}
+
 }  // namespace
 
 TEST(Engine, BundledCaptureGivesComponentsEveryRotation) {
@@ -233,9 +252,7 @@ TEST(Engine, WindowPathAndHeadlessPathGiveTheSameComponents) {
 
 TEST(Engine, DeviceResultIsCollectedOneFrameLateWithoutWaiting) {
   auto c = std::make_shared<DeviceControl>();
-  EngineSettings s = cpu_settings();
-  s.processing.backend = "cuda";
-  Engine e(s, device_factory(c));
+  Engine e(cuda_settings(), device_factory(c));
   ASSERT_EQ(e.backend_name(), "cuda") << e.backend_note();
   ASSERT_TRUE(e.open_source(kCapture));
   ASSERT_TRUE(e.pump_rotation(60));
@@ -296,18 +313,14 @@ TEST(Engine, HostImagesReachTheDisplayOnTheCpu) {
   RecordingDisplay d;
   d.surfaces = true;  // offered, but the CPU backend has no device to write them
   Engine e(cpu_settings());
-  e.set_display(&d);
-  ASSERT_TRUE(e.open_source(kCapture));
-  ASSERT_TRUE(e.pump_rotation(60));
+  ASSERT_NO_FATAL_FAILURE(assemble_one_rotation_for(e, d));
   ASSERT_TRUE(e.process_and_wait());
   EXPECT_EQ(d.maps, 0);
   EXPECT_EQ(d.presents, 1);
   EXPECT_EQ(d.last.scan.width, e.display_size());
   EXPECT_EQ(d.last.binary.height, e.display_size());
   EXPECT_FALSE(d.last.labels.empty()) << "labelling is on by default";
-  const auto& t = e.result()->times;
-  EXPECT_TRUE(
-      std::any_of(t.begin(), t.end(), [](const StageTime& s) { return s.stage == "upload"; }));
+  EXPECT_TRUE(has_stage(e.result()->times, "upload"));
   e.set_display(nullptr);
 }
 
@@ -315,12 +328,8 @@ TEST(Engine, DeviceFramesAreWrittenInPlace) {
   auto c = std::make_shared<DeviceControl>();
   RecordingDisplay d;
   d.surfaces = true;
-  EngineSettings s = cpu_settings();
-  s.processing.backend = "cuda";
-  Engine e(s, device_factory(c));
-  e.set_display(&d);
-  ASSERT_TRUE(e.open_source(kCapture));
-  ASSERT_TRUE(e.pump_rotation(60));
+  Engine e(cuda_settings(), device_factory(c));
+  ASSERT_NO_FATAL_FAILURE(assemble_one_rotation_for(e, d));
   e.update();
   ASSERT_EQ(c->processed, 1);
   EXPECT_TRUE(c->had_targets);
@@ -332,9 +341,7 @@ TEST(Engine, DeviceFramesAreWrittenInPlace) {
   ASSERT_TRUE(e.update());
   EXPECT_TRUE(e.in_place());
   EXPECT_EQ(d.presents, 0) << "an in-place frame needs no host images";
-  const auto& t = e.result()->times;
-  EXPECT_TRUE(
-      std::any_of(t.begin(), t.end(), [](const StageTime& x) { return x.stage == "test map"; }));
+  EXPECT_TRUE(has_stage(e.result()->times, "test map"));
   e.set_display(nullptr);
 }
 
@@ -343,12 +350,8 @@ TEST(Engine, RefusedSurfacesFallBackToTheCpuWithTheReason) {
   RecordingDisplay d;
   d.surfaces = true;
   d.refuse = true;
-  EngineSettings s = cpu_settings();
-  s.processing.backend = "cuda";
-  Engine e(s, device_factory(c));
-  e.set_display(&d);
-  ASSERT_TRUE(e.open_source(kCapture));
-  ASSERT_TRUE(e.pump_rotation(60));
+  Engine e(cuda_settings(), device_factory(c));
+  ASSERT_NO_FATAL_FAILURE(assemble_one_rotation_for(e, d));
   ASSERT_TRUE(e.process_and_wait()) << e.processing_error();
   EXPECT_EQ(e.backend_name(), "cpu");
   EXPECT_NE(e.backend_note().find("interop refused"), std::string::npos) << e.backend_note();
@@ -364,9 +367,7 @@ TEST(Engine, CudaUpdateLoopCollectsTheSameFrameAsAWaitedOne) {
   // The real device: update() returns while the stream works and collects once the event query
   // says done; the components equal those of a frame waited for. Skips without a device.
   if (auto reason = gpu::cuda_unavailable_reason(); !reason.empty()) GTEST_SKIP() << reason;
-  EngineSettings s = cpu_settings();
-  s.processing.backend = "cuda";
-  Engine a(s), b(s);
+  Engine a(cuda_settings()), b(cuda_settings());
   ASSERT_EQ(a.backend_name(), "cuda") << a.backend_note();
   ASSERT_TRUE(a.open_source(kCapture));
   ASSERT_TRUE(b.open_source(kCapture));
@@ -388,9 +389,7 @@ TEST(Engine, CudaUpdateLoopCollectsTheSameFrameAsAWaitedOne) {
 
 TEST(Engine, CudaWithoutADeviceFallsBackToTheCpuWithAMessage) {
   if (gpu::cuda_unavailable_reason().empty()) GTEST_SKIP() << "a CUDA device is present";
-  EngineSettings s = cpu_settings();
-  s.processing.backend = "cuda";
-  Engine e(s);
+  Engine e(cuda_settings());
   EXPECT_EQ(e.backend_name(), "cpu");
   EXPECT_NE(e.backend_note().find("CUDA backend unavailable, using the CPU"), std::string::npos)
       << e.backend_note();
@@ -422,9 +421,7 @@ TEST(Engine, ProcessingErrorsAreKeptAsMessagesAndClearOnTheNextGoodFrame) {
 
 TEST(Engine, ReopeningTheSourceDropsTheFrameInFlight) {
   auto c = std::make_shared<DeviceControl>();
-  EngineSettings s = cpu_settings();
-  s.processing.backend = "cuda";
-  Engine e(s, device_factory(c));
+  Engine e(cuda_settings(), device_factory(c));
   ASSERT_TRUE(e.open_source(kCapture));
   ASSERT_TRUE(e.pump_rotation(60));
   e.update();
@@ -517,6 +514,8 @@ TEST(EngineSettings, JsonRoundTripAndBadValues) {
   pr.size = 2048;
   pr.params.threshold = 99;
   pr.params.label.algorithm = ccl::Algorithm::Kang;
+  pr.azimuths = 2048;
+  pr.params.fft.gain = 3.5;
   SourceSettings so2;
   ProcessingSettings pr2;
   read_source(source_json(so), so2);
@@ -524,6 +523,9 @@ TEST(EngineSettings, JsonRoundTripAndBadValues) {
   EXPECT_EQ(source_json(so2), source_json(so));
   EXPECT_EQ(processing_json(pr2), processing_json(pr));
   EXPECT_EQ(pr2.params.threshold, 99);
+  EXPECT_EQ(pr2.azimuths, 2048);
+  EXPECT_EQ(pr2.params.fft.gain, 3.5);
+  EXPECT_EQ(so2.udp_port, 9000);
   // The file's keys, unchanged from before the engine had its own module.
   const auto j = processing_json(pr);
   for (const char* k : {"backend", "size", "azimuths", "range_bins", "pipeline"})

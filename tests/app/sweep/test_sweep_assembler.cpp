@@ -120,6 +120,15 @@ void feed(SweepAssembler& a, const std::vector<Radial>& radials) {
     for (const Msg& m : r.msgs) a.add(make_record(r, m));
 }
 
+// A sweep of `azimuths` rows and `range_bins` bins over the range of `cells` 250 ns cells.
+SweepConfig nano_config(int azimuths, int range_bins, int cells) {
+  SweepConfig cfg;
+  cfg.azimuths = azimuths;
+  cfg.range_bins = range_bins;
+  cfg.range_m = cells * 250e-9 * kC / 2;
+  return cfg;
+}
+
 std::vector<uint8_t> random_cells(std::mt19937& rng, size_t n) {
   std::vector<uint8_t> c(n);
   for (auto& v : c) v = uint8_t(rng() % 256);
@@ -269,11 +278,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(SweepAssembler, ZeroWidthRadialFillsUpToNextStartAndFlushUsesLastWidth) {
-  SweepConfig cfg;
-  cfg.azimuths = 64;  // 1024 raw LSB per row
-  cfg.range_bins = 8;
-  cfg.range_m = 8 * 250e-9 * kC / 2;
-  cfg.max_fill_deg = 30;  // the 3-row gap below is 16.9 degrees
+  SweepConfig cfg = nano_config(64, 8, 8);  // 1024 raw LSB per row
+  cfg.max_fill_deg = 30;                    // the 3-row gap below is 16.9 degrees
   SweepAssembler a(cfg);
   Radial r1{4096, 0, 250, CellDurUnit::Nano, {{0, std::vector<uint8_t>(8, 50)}}};
   Radial r2{4096 + 3 * 1024, 0, 250, CellDurUnit::Nano, {{0, std::vector<uint8_t>(8, 90)}}};
@@ -288,10 +294,7 @@ TEST(SweepAssembler, ZeroWidthRadialFillsUpToNextStartAndFlushUsesLastWidth) {
 }
 
 TEST(SweepAssembler, ZeroWidthGapBeyondLimitFillsOneRow) {
-  SweepConfig cfg;
-  cfg.azimuths = 64;
-  cfg.range_bins = 8;
-  cfg.range_m = 8 * 250e-9 * kC / 2;
+  SweepConfig cfg = nano_config(64, 8, 8);
   cfg.max_fill_deg = 10;  // 1820 LSB: under two rows
   SweepAssembler a(cfg);
   Radial r1{0, 0, 250, CellDurUnit::Nano, {{0, std::vector<uint8_t>(8, 50)}}};
@@ -303,10 +306,7 @@ TEST(SweepAssembler, ZeroWidthGapBeyondLimitFillsOneRow) {
 }
 
 TEST(SweepAssembler, RadialOverNorthFillsBothEndsAndCountsARotation) {
-  SweepConfig cfg;
-  cfg.azimuths = 64;
-  cfg.range_bins = 8;
-  cfg.range_m = 8 * 250e-9 * kC / 2;
+  SweepConfig cfg = nano_config(64, 8, 8);
   SweepAssembler a(cfg);
   Radial r{65536 - 2048, 4096, 250, CellDurUnit::Nano, {{0, std::vector<uint8_t>(8, 70)}}};
   const Record rec = make_record(r, r.msgs[0]);
@@ -325,10 +325,7 @@ TEST(SweepAssembler, RadialOverNorthFillsBothEndsAndCountsARotation) {
 }
 
 TEST(SweepAssembler, MaxHoldAndSplitRadials) {
-  SweepConfig cfg;
-  cfg.azimuths = 16;
-  cfg.range_bins = 10;
-  cfg.range_m = 20 * 250e-9 * kC / 2;  // two cells per bin
+  SweepConfig cfg = nano_config(16, 10, 20);  // two cells per bin
   SweepAssembler a(cfg);
   Radial r{0, 4096, 250, CellDurUnit::Nano, {}};
   Msg near{0, {10, 200, 30, 40, 50, 60, 0, 0, 0, 0}};  // cells 0..9 -> bins 0..4
@@ -346,10 +343,7 @@ TEST(SweepAssembler, MaxHoldAndSplitRadials) {
 }
 
 TEST(SweepAssembler, NextRotationClearsRowsAndBinsBeyondTheData) {
-  SweepConfig cfg;
-  cfg.azimuths = 4;
-  cfg.range_bins = 8;
-  cfg.range_m = 8 * 250e-9 * kC / 2;
+  SweepConfig cfg = nano_config(4, 8, 8);
   SweepAssembler a(cfg);
   auto radial = [](int q, size_t n, uint8_t v) {
     return Radial{q * 16384, 16384, 250, CellDurUnit::Nano, {{0, std::vector<uint8_t>(n, v)}}};
@@ -378,10 +372,7 @@ TEST(SweepAssembler, NextRotationClearsRowsAndBinsBeyondTheData) {
 }
 
 TEST(SweepAssembler, RotationPeriodFromTimeOfDayAcrossMidnight) {
-  SweepConfig cfg;
-  cfg.azimuths = 64;
-  cfg.range_bins = 4;
-  cfg.range_m = 4 * 250e-9 * kC / 2;
+  SweepConfig cfg = nano_config(64, 4, 4);
   SweepAssembler a(cfg);
   const double t0 = 86400.0 - 5.0;  // 5 s before midnight, 4 s per rotation
   for (int j = 0; j < 3 * 32; ++j) {
@@ -401,10 +392,7 @@ TEST(SweepAssembler, RotationPeriodFromTimeOfDayAcrossMidnight) {
 }
 
 TEST(SweepAssembler, HandOffCopiesOnlyDirtyRowsAndWraps) {
-  SweepConfig cfg;
-  cfg.azimuths = 32;
-  cfg.range_bins = 4;
-  cfg.range_m = 4 * 250e-9 * kC / 2;
+  SweepConfig cfg = nano_config(32, 4, 4);
   SweepAssembler a(cfg);
   PolarFrame out;
   a.hand_off(out);  // first hand-off: everything

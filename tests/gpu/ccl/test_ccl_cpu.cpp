@@ -11,19 +11,12 @@ using sweepline::test::oracle_label;
 namespace {
 
 void check_all(const ccl::LabelParams& base, bool with_intensity) {
-  for (const auto& c : test::standard_cases(true)) {
-    for (int conn : {4, 8}) {
-      ccl::LabelParams p = base;
-      p.connectivity = conn;
-      Image8 in;
-      if (with_intensity) in = test::random_intensity(c.image.width, c.image.height, 99);
-      const Image8* ip = with_intensity ? &in : nullptr;
-      auto got = ccl::label_cpu(c.image, p, ip);
-      auto want = oracle_label(c.image, p, ip);
-      expect_equal_to_oracle(got, want, c.name + " conn " + std::to_string(conn));
-      if (testing::Test::HasFatalFailure()) return;
-    }
-  }
+  test::for_each_standard_case(
+      true, base, with_intensity, 99,
+      [](const test::Case& c, const ccl::LabelParams& p, const Image8* ip) {
+        expect_equal_to_oracle(ccl::label_cpu(c.image, p, ip), oracle_label(c.image, p, ip),
+                               c.name + " conn " + std::to_string(p.connectivity));
+      });
 }
 
 }  // namespace

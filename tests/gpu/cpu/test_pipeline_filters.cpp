@@ -132,22 +132,23 @@ std::vector<int> oracle_fft_enhance(const Image8& in, const FftEnhanceParams& p)
   using cd = std::complex<double>;
   const int N = 32, S = 16, W = in.width, H = in.height;
   std::vector<int> out(in.size(), 0);
+  // A 1-D DFT of each of the N lines of `from` into `to`; element j of line l is at
+  // l * line_stride + j * step (rows: N, 1; columns: 1, N).
+  auto dft_lines = [&](const std::vector<cd>& from, std::vector<cd>& to, int line_stride, int step,
+                       int sign) {
+    for (int l = 0; l < N; ++l)
+      for (int k = 0; k < N; ++k) {
+        cd s = 0;
+        for (int j = 0; j < N; ++j)
+          s += from[size_t(l * line_stride + j * step)] *
+               std::polar(1.0, sign * 2 * kPi * k * j / N);
+        to[size_t(l * line_stride + k * step)] = s;
+      }
+  };
   auto dft = [&](std::vector<cd>& a, int sign) {  // rows then columns
     std::vector<cd> t(a.size());
-    for (int y = 0; y < N; ++y)
-      for (int k = 0; k < N; ++k) {
-        cd s = 0;
-        for (int x = 0; x < N; ++x)
-          s += a[size_t(y * N + x)] * std::polar(1.0, sign * 2 * kPi * k * x / N);
-        t[size_t(y * N + k)] = s;
-      }
-    for (int x = 0; x < N; ++x)
-      for (int k = 0; k < N; ++k) {
-        cd s = 0;
-        for (int y = 0; y < N; ++y)
-          s += t[size_t(y * N + x)] * std::polar(1.0, sign * 2 * kPi * k * y / N);
-        a[size_t(k * N + x)] = s;
-      }
+    dft_lines(a, t, N, 1, sign);
+    dft_lines(t, a, 1, N, sign);
   };
   for (int by = 0; by * S < H; ++by)
     for (int bx = 0; bx * S < W; ++bx) {

@@ -39,20 +39,16 @@ ccl::LabelResult label_gpu(const Image8& img, const ccl::LabelParams& p,
 }
 
 void check_cases(bool large, ccl::LabelParams base, bool with_intensity) {
-  for (const auto& c : test::standard_cases(large))
-    for (int conn : {4, 8}) {
-      ccl::LabelParams p = base;
-      p.connectivity = conn;
-      Image8 in;
-      if (with_intensity) in = test::random_intensity(c.image.width, c.image.height, 77);
-      const Image8* ip = with_intensity ? &in : nullptr;
-      auto want = oracle_label(c.image, p, ip);
-      for (auto a : kAlgorithms) {
-        p.algorithm = a;
-        expect_equal_to_oracle(label_gpu(c.image, p, ip), want, tag(c.name, a, conn));
-        if (testing::Test::HasFatalFailure()) return;
-      }
-    }
+  test::for_each_standard_case(large, base, with_intensity, 77,
+                               [](const test::Case& c, ccl::LabelParams p, const Image8* ip) {
+                                 auto want = oracle_label(c.image, p, ip);
+                                 for (auto a : kAlgorithms) {
+                                   p.algorithm = a;
+                                   expect_equal_to_oracle(label_gpu(c.image, p, ip), want,
+                                                          tag(c.name, a, p.connectivity));
+                                   if (testing::Test::HasFatalFailure()) return;
+                                 }
+                               });
 }
 
 // `fast` on each named image, 4 and 8, with and without intensity weighting, against the oracle.
