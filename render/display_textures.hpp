@@ -12,9 +12,6 @@
 
 namespace sweepline::render {
 
-// Where the display textures lie in the world (the engine's frame geometry).
-using TextureGeometry = DisplayGeometry;
-
 class DisplayTextures {
  public:
   DisplayTextures() = default;

@@ -70,7 +70,7 @@ void PpiRenderer::update_glow(const DisplayTextures& tex, float decay) {
   check_gl("afterglow pass");
 }
 
-void PpiRenderer::draw(const DisplayTextures& tex, const TextureGeometry& geo,
+void PpiRenderer::draw(const DisplayTextures& tex, const DisplayGeometry& geo,
                        const PpiStyle& style, const PpiView& view, int fb_width, int fb_height,
                        double sweep_deg, double dt_s, bool have_data) {
   have_data =

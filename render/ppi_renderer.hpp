@@ -14,7 +14,7 @@ class PpiRenderer {
   PpiRenderer();  // needs a current GL context; compiles the shaders
   // `have_data`: false shows only the background (no frame processed yet).
   // `dt_s`: seconds since the previous draw (real-time afterglow).
-  void draw(const DisplayTextures& tex, const TextureGeometry& geo, const PpiStyle& style,
+  void draw(const DisplayTextures& tex, const DisplayGeometry& geo, const PpiStyle& style,
             const PpiView& view, int fb_width, int fb_height, double sweep_deg, double dt_s,
             bool have_data);
   // Forget the persistence buffer (e.g. after a source or size change).

@@ -180,7 +180,7 @@ void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
   const render::Rgb out = render::outside_colour(view_settings_.style.brightness);
   glClearColor(out.r, out.g, out.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  render::TextureGeometry g = engine_.geometry();
+  DisplayGeometry g = engine_.geometry();
   if (g.frame_range_m <= 0)
     g.frame_range_m = fallback_range_m();  // an empty scope until data comes
   renderer_.draw(textures_, g, view_settings_.style, view_, fb_width, fb_height,

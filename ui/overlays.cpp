@@ -38,7 +38,7 @@ void format_range(char* buf, size_t n, double metres) {
 struct WorldBox {
   double e0, n0, e1, n1;
 };
-WorldBox box_of(const ccl::Component& c, const render::TextureGeometry& g) {
+WorldBox box_of(const ccl::Component& c, const DisplayGeometry& g) {
   const double mpp = g.metres_per_pixel;
   return {g.origin_east_m + (c.xmin - 0.5 * g.width) * mpp,
           g.origin_north_m - (c.ymin - 0.5 * g.height) * mpp,
@@ -111,7 +111,7 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const render::ScreenRect& r = view.rect();
   dl->PushClipRect({r.x, r.y}, {r.x + r.w, r.y + r.h}, true);
-  const render::TextureGeometry g = eng.geometry();
+  const DisplayGeometry g = eng.geometry();
   const bool night = vs.style.brightness == render::Brightness::Night;
   const float dim = night ? 0.55f : 1.0f;
   const ImU32 ring_col = ImGui::GetColorU32(ImVec4(0.55f, 0.75f, 0.70f, 0.45f * dim));

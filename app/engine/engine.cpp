@@ -17,8 +17,8 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-FrameGeometry frame_geometry(const gpu::PipelineParams& p, const PolarFrame& frame) {
-  FrameGeometry g;
+DisplayGeometry frame_geometry(const gpu::PipelineParams& p, const PolarFrame& frame) {
+  DisplayGeometry g;
   g.width = p.width;
   g.height = p.height;
   g.metres_per_pixel = gpu::display_geometry(p, frame).metres_per_pixel;
@@ -52,7 +52,7 @@ void Engine::reset_assembler() {
   polar_.range_m = 0;
   dirty_pending_ = false;
   have_result_ = false;
-  geometry_ = FrameGeometry{};
+  geometry_ = DisplayGeometry{};
 }
 
 void Engine::make_pipeline(const std::string& name) {

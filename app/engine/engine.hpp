@@ -61,9 +61,6 @@ struct SourceView {  // what the sources panel shows
   uint64_t shown_rotation = 0;  // file rotation being drawn (replays; wraps when looping)
 };
 
-// Where the collected frame's display images lie in the world.
-using FrameGeometry = DisplayGeometry;
-
 // Makes the pipeline for a backend (tests inject fakes); gpu::make_pipeline by default.
 using PipelineFactory = std::function<std::unique_ptr<gpu::Pipeline>(gpu::Backend)>;
 
@@ -138,7 +135,7 @@ class Engine {
   // --- what the UI reads ---
   const gpu::FrameResult* result() const { return have_result_ ? &result_ : nullptr; }
   const gpu::PipelineParams& applied_params() const { return applied_; }
-  const FrameGeometry& geometry() const { return geometry_; }
+  const DisplayGeometry& geometry() const { return geometry_; }
   const PolarFrame& polar() const { return polar_; }  // the last frame handed to the pipeline
   double sweep_azimuth_deg() const { return polar_.sweep_azimuth_deg; }
   const SourceView& source_view() const { return source_view_; }
@@ -162,7 +159,7 @@ class Engine {
     uint64_t generation = 0;  // stale when it differs from generation_ (source reopened)
     bool in_place = false;
     StageTimes display_times;  // the display's host time at submission ("interop map")
-    FrameGeometry geometry;
+    DisplayGeometry geometry;
   };
 
   void make_pipeline(const std::string& name);
@@ -199,7 +196,7 @@ class Engine {
   bool frozen_ = false;  // pause for sources without replay control (live UDP): stop displaying
   gpu::FrameResult result_;
   gpu::PipelineParams applied_;
-  FrameGeometry geometry_;
+  DisplayGeometry geometry_;
   bool have_result_ = false;
   bool in_place_ = false;
   std::string backend_name_ = "cpu";

@@ -28,7 +28,7 @@ struct Scene {
   OffscreenTarget target{kScreen, kScreen};
   DisplayTextures tex;
   PpiRenderer renderer;
-  TextureGeometry geo;
+  DisplayGeometry geo;
   PpiView view;
   PpiStyle style;
 
