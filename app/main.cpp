@@ -33,8 +33,13 @@ int main(int argc, char** argv) {
 #else
   cli::Command view = cli::add_view_fallback_command(app);
 #endif
-  std::vector<cli::Command> commands = {view, cli::add_dump_command(app), cli::add_sim_command(app),
-                                        cli::add_label_command(app), cli::add_bench_command(app)};
+  std::vector<cli::Command> commands = {view,
+                                        cli::add_dump_command(app),
+                                        cli::add_sim_command(app),
+                                        cli::add_label_command(app),
+                                        cli::add_bench_command(app),
+                                        cli::add_eval_command(app),
+                                        cli::add_record_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

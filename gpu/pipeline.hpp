@@ -24,6 +24,19 @@
 
 namespace sweepline::gpu {
 
+// Which labelled components become plots (gpu/plot_extractor.hpp).
+struct PlotParams {
+  double beamwidth_deg = 1.2;  // the radar's two-way -3 dB beamwidth
+  double pulse_m = 30;         // its pulse length as a range extent (c tau / 2)
+  // The largest target's extent: longer echoes along or across range are land or weather.
+  double max_target_m = 300;
+  // 1: every echo that passes the extent filters is a plot. 2: only echoes that the previous
+  // sweep also saw within reach of a vessel's speed (scan-to-scan correlation: sea clutter
+  // spikes do not repeat from one rotation to the next, targets do).
+  int confirm_scans = 2;
+  double max_speed_mps = 25;  // the fastest target the correlation follows (about 50 kn)
+};
+
 struct PipelineParams {
   int width = 4096;
   int height = 4096;
@@ -48,10 +61,28 @@ struct PipelineParams {
 
   uint8_t threshold = 64;  // binary = denoised > threshold ? 255 : 0
 
+  // Gain, Sea, Rain and the clutter map, on the polar video before scan conversion.
+  VideoParams video;
+  PlotParams plot;
+
   bool label_enabled = false;
   // label.geometry is filled in by the pipeline from the display geometry; label.threshold is
   // forced to 0 (the binary image is already thresholded).
   ccl::LabelParams label;
+};
+
+// A plot: one detected echo in the radar's units, what the tracker and the outputs take. Made
+// from a labelled component by the plot extractor (gpu/plot_extractor.hpp), the same on both
+// backends.
+struct Plot {
+  double range_m = 0;             // intensity-weighted centroid: range from the radar
+  double bearing_deg = 0;         // and bearing, clockwise from north, 0..360
+  double range_extent_m = 0;      // the echo's extent along range
+  double azimuth_extent_deg = 0;  // and across it
+  double time_s = 0;              // when the antenna swept the centroid's azimuth (frame clock)
+  uint8_t peak = 0;               // highest video level in the echo
+  int64_t area_px = 0;            // display pixels
+  int32_t label = 0;              // its component (FrameResult::components[label - 1])
 };
 
 struct FrameResult {
@@ -62,6 +93,11 @@ struct FrameResult {
   bool labelled = false;
   int32_t count = 0;  // components kept (0 when not labelled)
   std::vector<ccl::Component> components;
+  std::vector<Plot> plots;  // the components that pass the plot filters (label on)
+  // Labelling found more components than LabelParams::max_components and collected none
+  // (count 0); components_found says how many there were.
+  bool label_limit_exceeded = false;
+  int64_t components_found = 0;
 };
 
 // Derived geometry, the same on both backends.

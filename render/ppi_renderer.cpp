@@ -108,6 +108,7 @@ void PpiRenderer::draw(const DisplayTextures& tex, const DisplayGeometry& geo,
   glUniform1i(loc(ppi_, "u_palette"), int(style.palette));
   glUniform1f(loc(ppi_, "u_brightness"), brightness_factor(style.brightness));
   glUniform1f(loc(ppi_, "u_gain"), style.gain);
+  glUniform1i(loc(ppi_, "u_land"), style.land_level ? 1 : 0);
   const Rgb bg = background_colour(style.brightness), out = outside_colour(style.brightness);
   glUniform3f(loc(ppi_, "u_background"), bg.r, bg.g, bg.b);
   glUniform3f(loc(ppi_, "u_outside"), out.r, out.g, out.b);

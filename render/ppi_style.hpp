@@ -25,6 +25,9 @@ struct PpiStyle {
   float glow_rate_per_s = 0.5f;    // RealTime: fraction lost per second is 1 - exp(-rate)
   float sweep_fade_floor = 0.35f;  // PerSweep: brightness just before the sweep returns
   float gain = 1.0f;               // intensity multiplier before the palette
+  // Level 1 of the scan layer is land and is drawn in the land colour: set while the video
+  // stage runs (gpu/video_math.hpp's kVideoLand); raw video has no such level.
+  bool land_level = false;
   std::array<LayerStyle, kLayerCount> layers{
       {{true, 1.0f}, {false, 1.0f}, {false, 0.6f}, {true, 0.8f}}};
 };

@@ -24,6 +24,7 @@ uniform bool u_have_data;
 uniform int u_palette;          // 0 green, 1 amber, 2 multi, 3 imo
 uniform float u_brightness;
 uniform float u_gain;
+uniform bool u_land;             // level 1 of the scan layer is land (the video stage is on)
 uniform vec3 u_background;
 uniform vec3 u_outside;
 uniform vec4 u_opacity;         // per layer (scan, denoised, binary, labels); 0 = hidden
@@ -68,7 +69,11 @@ void main() {
       float age = mod(u_sweep_deg - b + 720.0, 360.0) / 360.0;
       fade = mix(1.0, u_sweep_floor, age);
     }
-    if (u_opacity.x > 0.0) {
+    // Level 1 of the processed video is land (gpu/video_math.hpp): drawn in its own colour.
+    float s = texture(u_scan, uv).r;
+    float land = u_land ? step(0.5 / 255.0, s) * step(s, 1.5 / 255.0) : 0.0;
+    col = mix(col, vec3(0.42, 0.32, 0.16) * u_brightness, land * max(u_opacity.x, u_opacity.y));
+    if (u_opacity.x > 0.0 && land < 0.5) {
       float v = (u_afterglow == 1 ? texture(u_glow, uv).r : texture(u_scan, uv).r);
       v = clamp(v * u_gain * fade, 0.0, 1.0);
       col = mix(col, palette(v) * u_brightness + u_background * (1.0 - v), u_opacity.x * echo_alpha(v));

@@ -171,8 +171,8 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   const ImGuiIO& io = ImGui::GetIO();
   const bool mouse_valid =
       interactive && !io.WantCaptureMouse && rect.contains(io.MousePos.x, io.MousePos.y);
-  draw_ppi_overlays(engine_, view_settings_, view_, fallback_range_m(), mouse_valid, io.MousePos.x,
-                    io.MousePos.y);
+  draw_ppi_overlays(engine_, view_settings_, view_, show_all_components_, fallback_range_m(),
+                    mouse_valid, io.MousePos.x, io.MousePos.y);
 }
 
 void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
@@ -183,8 +183,10 @@ void Console::draw_ppi(int fb_width, int fb_height, double dt_s) {
   DisplayGeometry g = engine_.geometry();
   if (g.frame_range_m <= 0)
     g.frame_range_m = fallback_range_m();  // an empty scope until data comes
-  renderer_.draw(textures_, g, view_settings_.style, view_, fb_width, fb_height,
-                 engine_.sweep_azimuth_deg(), dt_s, engine_.result() != nullptr);
+  render::PpiStyle style = view_settings_.style;
+  style.land_level = engine_.settings().processing.params.video.enabled;
+  renderer_.draw(textures_, g, style, view_, fb_width, fb_height, engine_.sweep_azimuth_deg(), dt_s,
+                 engine_.result() != nullptr);
 }
 
 }  // namespace sweepline::ui

@@ -69,6 +69,9 @@ class Console {
   Engine& engine() { return engine_; }
   ViewSettings& view_settings() { return view_settings_; }
   const ViewSettings& view_settings() const { return view_settings_; }
+  // Box every labelled component, not only the plots (Processing, Advanced): how the clutter
+  // the plot filters removed looks. Off at start and not saved, as a diagnostic.
+  bool& show_all_components() { return show_all_components_; }
 
  private:
   render::ScreenRect ppi_rect(int fb_width, int fb_height) const;
@@ -89,6 +92,7 @@ class Console {
   std::optional<std::string> screenshot_;
   bool fullscreen_ = false;
   std::string settings_message_;
+  bool show_all_components_ = false;
 };
 
 }  // namespace sweepline::ui

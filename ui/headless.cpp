@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "app/cli/stop_signals.hpp"
 #include "app/common/check.hpp"
 #include "app/engine/engine.hpp"
 #include "app/engine/report.hpp"
@@ -64,6 +65,7 @@ int run_headless(const ViewOptions& opt) {
   render::OffscreenTarget target(opt.width, opt.height);
 
   Engine eng(settings);
+  if (opt.stop) eng.set_stop_flag(&opt.stop->flag());
   if (!eng.open_source(eng.settings().source.uri)) {
     std::fprintf(stderr, "sweepline view: %s\n", eng.source_view().error.c_str());
     return 1;
@@ -72,14 +74,16 @@ int run_headless(const ViewOptions& opt) {
   nlohmann::json report = nlohmann::json::object();
   nlohmann::json frame_list = nlohmann::json::array();
   int done = 0;
-  for (int i = 0; i < frames; ++i) {
+  const auto stopped = [&] { return opt.stop && opt.stop->requested(); };
+  for (int i = 0; i < frames && !stopped(); ++i) {
     const bool complete = opt.frame_radials > 0
                               ? eng.pump_radials(uint64_t(opt.frame_radials), opt.timeout_s)
                               : eng.pump_rotation(opt.timeout_s);
     const bool processed = console.process_now();
     eng.refresh_status();
     if (!complete && !processed) {
-      spdlog::warn("headless: no further rotation from the source after {} frame(s)", done);
+      if (!stopped())
+        spdlog::warn("headless: no further rotation from the source after {} frame(s)", done);
       break;
     }
     frame_list.push_back(engine::frame_report(eng, i));
@@ -103,6 +107,7 @@ int run_headless(const ViewOptions& opt) {
     render::save_framebuffer_png(opt.snapshot, opt.width, opt.height);
     spdlog::info("snapshot written to {}", opt.snapshot);
   }
+  eng.refresh_status();
   report = engine::run_report_header(eng);
   report["egl_platform"] = egl.platform();
   report["gl_renderer"] = egl.renderer();
@@ -115,6 +120,7 @@ int run_headless(const ViewOptions& opt) {
   report["frame_radials"] = opt.frame_radials;
   report["frames_rendered"] = done;
   report["source_error"] = eng.source_view().error;
+  report["stopped_by"] = stopped() ? opt.stop->signal_name() : "";
   report["frames"] = frame_list;
   if (!opt.report.empty()) {
     std::ofstream out(opt.report, std::ios::trunc);
@@ -126,6 +132,19 @@ int run_headless(const ViewOptions& opt) {
   std::fprintf(stderr, "headless: %d frame(s), backend %s%s, last frame %d components\n", done,
                eng.backend_name().c_str(), eng.in_place() ? " with interop" : "",
                eng.result() ? eng.result()->count : 0);
+  const nlohmann::json& in = report["input"];
+  std::fprintf(
+      stderr,
+      "input: %llu datagrams, %llu records, %llu messages lost, %llu dropped by the "
+      "kernel, %llu by the queue, %llu frames dropped by the pipeline\n",
+      in["datagrams"].get<unsigned long long>(), in["records"].get<unsigned long long>(),
+      in["lost_messages"].get<unsigned long long>(), in["kernel_dropped"].get<unsigned long long>(),
+      in["queue_full"].get<unsigned long long>(), in["frames_dropped"].get<unsigned long long>());
+  if (stopped()) {
+    // Stopped on request: the report and any recording are complete up to the stop.
+    std::fprintf(stderr, "headless: stopped by %s\n", opt.stop->signal_name());
+    return 0;
+  }
   return done == frames ? 0 : 1;
 }
 

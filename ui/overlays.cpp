@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include "ui/display_sink.hpp"
+#include <string>
+#include <vector>
 
 namespace sweepline::ui {
 
@@ -32,18 +32,6 @@ void format_range(char* buf, size_t n, double metres) {
     std::snprintf(buf, n, "%.2f NM", nm);
   else
     std::snprintf(buf, n, "%.1f NM", nm);
-}
-
-// A component's corners in world metres (pixel edges, gpu/pipeline.hpp's geometry).
-struct WorldBox {
-  double e0, n0, e1, n1;
-};
-WorldBox box_of(const ccl::Component& c, const DisplayGeometry& g) {
-  const double mpp = g.metres_per_pixel;
-  return {g.origin_east_m + (c.xmin - 0.5 * g.width) * mpp,
-          g.origin_north_m - (c.ymin - 0.5 * g.height) * mpp,
-          g.origin_east_m + (c.xmax + 1 - 0.5 * g.width) * mpp,
-          g.origin_north_m - (c.ymax + 1 - 0.5 * g.height) * mpp};
 }
 
 void draw_rings(ImDrawList* dl, const render::PpiView& view, double range_m, double spacing,
@@ -105,9 +93,144 @@ double ring_spacing_m(double range_m, double requested) {
   return best * kNm;
 }
 
+std::vector<std::string> filter_legend(const gpu::PipelineParams& p, bool all_components) {
+  char buf[48];
+  auto knob = [&](const char* name, bool automatic, float value) {
+    if (automatic)
+      std::snprintf(buf, sizeof buf, "%s A", name);
+    else
+      std::snprintf(buf, sizeof buf, "%s %.0f", name, double(value));
+    return std::string(buf);
+  };
+  const gpu::VideoParams& v = p.video;
+  std::string first;
+  if (v.enabled) {
+    first = knob("GAIN", v.gain_auto, v.gain) + "  " + knob("SEA", v.sea_auto, v.sea) + "  " +
+            knob("RAIN", v.rain_auto, v.rain) + (v.clutter_map ? "  MAP ON" : "  MAP OFF");
+  } else {
+    first = "VIDEO OFF";
+  }
+  if (!p.label_enabled)
+    first += "  PLOTS OFF";
+  else
+    first += p.plot.confirm_scans >= 2 ? "  2-SCAN" : "  1-SCAN";
+
+  std::string second;
+  switch (p.denoise) {
+    case gpu::DenoiseMode::None:
+      second = "NO FILTER";
+      break;
+    case gpu::DenoiseMode::Gaussian:
+      std::snprintf(buf, sizeof buf, "GAUSS %.1f", double(p.gaussian_sigma));
+      second = buf;
+      break;
+    case gpu::DenoiseMode::Bilateral:
+      std::snprintf(buf, sizeof buf, "BILAT %.1f/%.0f", double(p.bilateral_sigma_s),
+                    double(p.bilateral_sigma_r));
+      second = buf;
+      break;
+    case gpu::DenoiseMode::FftEnhance:
+      second = "FFT";
+      break;
+    case gpu::DenoiseMode::Cfar:
+      std::snprintf(buf, sizeof buf, "CFAR %.0e", p.cfar_pfa);
+      second = buf;
+      break;
+  }
+  if (p.denoise != gpu::DenoiseMode::Cfar) second += "  THR " + std::to_string(int(p.threshold));
+  if (p.label_enabled) {
+    if (p.label.max_area > 0)
+      std::snprintf(buf, sizeof buf, "  AREA %lld..%lld", static_cast<long long>(p.label.min_area),
+                    static_cast<long long>(p.label.max_area));
+    else
+      std::snprintf(buf, sizeof buf, "  AREA >= %lld", static_cast<long long>(p.label.min_area));
+    second += buf;
+    std::snprintf(buf, sizeof buf, "  TGT %.0f M", p.plot.max_target_m);
+    second += buf;
+    if (all_components) second += "  ALL BLOBS";
+  }
+  return {first, second};
+}
+
+WorldBox box_of(const ccl::Component& c, const DisplayGeometry& g) {
+  const double mpp = g.metres_per_pixel;
+  return {g.origin_east_m + (c.xmin - 0.5 * g.width) * mpp,
+          g.origin_north_m - (c.ymin - 0.5 * g.height) * mpp,
+          g.origin_east_m + (c.xmax + 1 - 0.5 * g.width) * mpp,
+          g.origin_north_m - (c.ymax + 1 - 0.5 * g.height) * mpp};
+}
+
+std::vector<TargetMark> target_marks(const gpu::FrameResult& r, const DisplayGeometry& g,
+                                     bool all_components) {
+  std::vector<TargetMark> marks;
+  const size_t n = r.components.size();
+  std::vector<bool> is_plot(n, false);
+  for (const gpu::Plot& p : r.plots)
+    if (p.label >= 1 && size_t(p.label) <= n) is_plot[size_t(p.label - 1)] = true;
+  if (all_components)
+    for (size_t i = 0; i < n; ++i)
+      if (!is_plot[i]) marks.push_back({box_of(r.components[i], g), &r.components[i], nullptr});
+  for (const gpu::Plot& p : r.plots) {
+    if (p.label < 1 || size_t(p.label) > n) continue;
+    const ccl::Component& c = r.components[size_t(p.label - 1)];
+    marks.push_back({box_of(c, g), &c, &p});
+  }
+  return marks;
+}
+
+namespace {
+
+// The legend in the PPI's top-right corner, on a dark plate so that it reads over echoes.
+void draw_legend(ImDrawList* dl, const render::ScreenRect& r, const std::vector<std::string>& lines,
+                 ImU32 first_col, ImU32 rest_col, ImU32 plate_col) {
+  const float pad = 6, line_h = ImGui::GetTextLineHeight() + 2;
+  float w = 0;
+  for (const auto& l : lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  const float x1 = r.x + r.w - 10, y0 = r.y + 8;
+  const float x0 = x1 - w - 2 * pad;
+  dl->AddRectFilled({x0, y0}, {x1, y0 + 2 * pad + line_h * float(lines.size()) - 2}, plate_col,
+                    3.0f);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const float tw = ImGui::CalcTextSize(lines[i].c_str()).x;
+    dl->AddText({x1 - pad - tw, y0 + pad + line_h * float(i)}, i == 0 ? first_col : rest_col,
+                lines[i].c_str());
+  }
+}
+
+void plot_tooltip(const gpu::Plot& p, const ccl::Component& c, const DisplayGeometry& g) {
+  ImGui::BeginTooltip();
+  ImGui::Text("Plot %d", p.label);
+  ImGui::Separator();
+  ImGui::Text("Range    %.3f NM (%.0f m)", p.range_m / kNm, p.range_m);
+  ImGui::Text("Bearing  %05.1f deg", p.bearing_deg);
+  ImGui::Text("Extent   %.0f m x %.1f deg", p.range_extent_m, p.azimuth_extent_deg);
+  ImGui::Text("Peak     %d", int(p.peak));
+  ImGui::Text("Area     %lld px (%.0f m2)", static_cast<long long>(p.area_px),
+              double(p.area_px) * g.metres_per_pixel * g.metres_per_pixel);
+  ImGui::Text("Box      %d x %d px", c.xmax - c.xmin + 1, c.ymax - c.ymin + 1);
+  ImGui::EndTooltip();
+}
+
+void component_tooltip(const ccl::Component& c, const DisplayGeometry& g) {
+  ImGui::BeginTooltip();
+  ImGui::Text("Component %d (no plot)", c.label);
+  ImGui::Separator();
+  ImGui::Text("Range    %.3f NM (%.0f m)", c.range_m / kNm, c.range_m);
+  ImGui::Text("Bearing  %05.1f deg", c.bearing_deg);
+  ImGui::Text("Area     %lld px (%.0f m2)", static_cast<long long>(c.area),
+              double(c.area) * g.metres_per_pixel * g.metres_per_pixel);
+  ImGui::Text("Size     %d x %d px (%.0f x %.0f m)", c.xmax - c.xmin + 1, c.ymax - c.ymin + 1,
+              (c.xmax - c.xmin + 1) * g.metres_per_pixel,
+              (c.ymax - c.ymin + 1) * g.metres_per_pixel);
+  ImGui::Text("Peak     %d", int(c.peak));
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
 void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
-                       const render::PpiView& view, double fallback_range_m, bool mouse_valid,
-                       float mouse_x, float mouse_y) {
+                       const render::PpiView& view, bool all_components, double fallback_range_m,
+                       bool mouse_valid, float mouse_x, float mouse_y) {
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const render::ScreenRect& r = view.rect();
   dl->PushClipRect({r.x, r.y}, {r.x + r.w, r.y + r.h}, true);
@@ -120,7 +243,11 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   const ImU32 heading_col = ImGui::GetColorU32(ImVec4(0.95f, 0.95f, 0.95f, 0.80f * dim));
   const ImU32 sweep_col = ImGui::GetColorU32(ImVec4(0.55f, 1.0f, 0.65f, 0.75f * dim));
   const ImU32 box_col = ImGui::GetColorU32(ImVec4(1.0f, 0.80f, 0.15f, 0.95f * dim));
+  // Components that are no plot (shown on request): a cool, thin outline under the plots'.
+  const ImU32 blob_col = ImGui::GetColorU32(ImVec4(0.45f, 0.60f, 0.95f, 0.70f * dim));
   const ImU32 box_hover = ImGui::GetColorU32(ImVec4(1.0f, 0.3f, 0.2f, 1.0f));
+  const ImU32 legend_col = ImGui::GetColorU32(ImVec4(0.85f, 1.0f, 0.90f, 0.95f * dim));
+  const ImU32 plate_col = ImGui::GetColorU32(ImVec4(0.02f, 0.04f, 0.05f, 0.72f));
 
   const double range_m = g.frame_range_m > 0       ? g.frame_range_m
                          : eng.polar().range_m > 0 ? eng.polar().range_m
@@ -135,37 +262,41 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
                   sweep_col, 2.0f);
   }
 
-  // Components: a box each (the pipeline has already applied the area filter).
+  // Plots: a box each (and, on request, the components that made no plot).
   const gpu::FrameResult* res = eng.result();
-  const ccl::Component* hovered = nullptr;
-  if (res && vs.show_boxes && g.width > 0) {
+  const TargetMark* hovered = nullptr;
+  std::vector<TargetMark> marks;
+  if (res && vs.show_boxes && g.width > 0) marks = target_marks(*res, g, all_components);
+  {
     char buf[48];
-    for (const auto& c : res->components) {
-      const WorldBox b = box_of(c, g);
-      ImVec2 p0 = to_screen(view, b.e0, b.n0), p1 = to_screen(view, b.e1, b.n1);
+    for (const TargetMark& m : marks) {
+      ImVec2 p0 = to_screen(view, m.box.e0, m.box.n0), p1 = to_screen(view, m.box.e1, m.box.n1);
       // Tiny targets still get a box big enough to see and to hover.
       const ImVec2 mid{0.5f * (p0.x + p1.x), 0.5f * (p0.y + p1.y)};
       p0 = {std::min(p0.x, mid.x - 4), std::min(p0.y, mid.y - 4)};
       p1 = {std::max(p1.x, mid.x + 4), std::max(p1.y, mid.y + 4)};
       const bool over = mouse_valid && mouse_x >= p0.x - 2 && mouse_x <= p1.x + 2 &&
                         mouse_y >= p0.y - 2 && mouse_y <= p1.y + 2;
-      if (over) hovered = &c;
-      dl->AddRect(p0, p1, over ? box_hover : box_col, 0.0f, 0, over ? 2.0f : 1.2f);
+      // Plots come last: one under the cursor wins over a component there.
+      if (over) hovered = &m;
+      const ImU32 col = over ? box_hover : m.plot ? box_col : blob_col;
+      dl->AddRect(p0, p1, col, 0.0f, 0, over ? 2.0f : m.plot ? 1.2f : 1.0f);
       if (vs.show_box_labels) {
-        std::snprintf(buf, sizeof buf, "%d  %lld", c.label, static_cast<long long>(c.area));
-        dl->AddText({p1.x + 3, p0.y - 2}, box_col, buf);
+        std::snprintf(buf, sizeof buf, "%d  %lld", m.component->label,
+                      static_cast<long long>(m.component->area));
+        dl->AddText({p1.x + 3, p0.y - 2}, m.plot ? box_col : blob_col, buf);
       }
     }
   }
 
-  // Corner texts: status top-left, cursor readout bottom-left.
+  // Corner texts: status top-left, the filter legend top-right, cursor readout bottom-left.
   char line[160];
   const engine::SourceView& sv = eng.source_view();
   std::snprintf(
       line, sizeof line, "%s  %s", eng.settings().source.uri.c_str(),
       sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
   dl->AddText({r.x + 10, r.y + 8}, text_col, line);
-  std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? res->count : 0,
+  std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? int(res->plots.size()) : 0,
                 eng.backend_name() == "cuda" ? "CUDA" : "CPU", eng.in_place() ? " (interop)" : "",
                 double(ImGui::GetIO().Framerate));
   dl->AddText({r.x + 10, r.y + 26}, text_col, line);
@@ -176,6 +307,9 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
                   ring_spacing_m(range_m, vs.ring_spacing_m) / kNm, view.zoom());
     dl->AddText({r.x + 10, r.y + 44}, text_col, line);
   }
+  // The parameters the picture was made with; the operator's until the first frame.
+  const gpu::PipelineParams& shown = res ? eng.applied_params() : eng.settings().processing.params;
+  draw_legend(dl, r, filter_legend(shown, all_components), legend_col, text_col, plate_col);
   if (mouse_valid) {
     const render::WorldPoint w = view.screen_to_world(mouse_x, mouse_y);
     std::snprintf(line, sizeof line, "CURSOR  RNG %.3f NM (%.0f m)   BRG %05.1f",
@@ -185,19 +319,10 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   dl->PopClipRect();
 
   if (hovered) {
-    const auto& c = *hovered;
-    ImGui::BeginTooltip();
-    ImGui::Text("Target %d", c.label);
-    ImGui::Separator();
-    ImGui::Text("Range    %.3f NM (%.0f m)", c.range_m / kNm, c.range_m);
-    ImGui::Text("Bearing  %05.1f deg", c.bearing_deg);
-    ImGui::Text("Area     %lld px (%.0f m2)", static_cast<long long>(c.area),
-                double(c.area) * g.metres_per_pixel * g.metres_per_pixel);
-    ImGui::Text("Size     %d x %d px (%.0f x %.0f m)", c.xmax - c.xmin + 1, c.ymax - c.ymin + 1,
-                (c.xmax - c.xmin + 1) * g.metres_per_pixel,
-                (c.ymax - c.ymin + 1) * g.metres_per_pixel);
-    ImGui::Text("Peak     %d", int(c.peak));
-    ImGui::EndTooltip();
+    if (hovered->plot)
+      plot_tooltip(*hovered->plot, *hovered->component, g);
+    else
+      component_tooltip(*hovered->component, g);
   }
 }
 

@@ -239,11 +239,66 @@ void source_panel(Engine& st) {
   }
 }
 
-void processing_panel(Engine& st) {
-  const ProcessingSettings& pr = st.settings().processing;
-  // Edit a copy of the parameters and send it when a control changed it.
-  gpu::PipelineParams p = pr.params;
+// One of Gain, Sea, Rain: its name, the knob 0..100 and its Auto box. The knob is inert (and
+// reads "auto") while Auto is on: the automatic mode ignores it (gpu/pipeline_types.hpp).
+bool video_knob(const char* name, float& value, bool& automatic, const char* help) {
   bool changed = false;
+  ImGui::PushID(name);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(name);
+  ImGui::SameLine(56);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float auto_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                       ImGui::CalcTextSize("Auto").x + style.ItemSpacing.x;
+  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - auto_w, 40.0f));
+  ImGui::BeginDisabled(automatic);
+  changed |= ImGui::SliderFloat("##knob", &value, 0.0f, 100.0f, automatic ? "auto" : "%.0f",
+                                ImGuiSliderFlags_AlwaysClamp);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", help);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Auto", &automatic);
+  ImGui::PopID();
+  return changed;
+}
+
+// A slider over a double (the plot parameters are doubles).
+bool slider_double(const char* label, double& v, double lo, double hi, const char* format,
+                   ImGuiSliderFlags flags = 0) {
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, &v, &lo, &hi, format,
+                             flags | ImGuiSliderFlags_AlwaysClamp);
+}
+
+// The operator's controls: what a marine radar's front panel offers.
+bool operator_controls(gpu::VideoParams& v) {
+  bool changed = ImGui::Checkbox("Video processing", &v.enabled);
+  help_marker(
+      "Gain, Sea, Rain and the clutter map, on the radar video before it is drawn.\n"
+      "Off: the raw video, as the receiver delivers it.");
+  ImGui::BeginDisabled(!v.enabled);
+  changed |= video_knob("Gain", v.gain, v.gain_auto,
+                        "Receiver gain, +-12 dB over the knob (50: unity).\n"
+                        "Auto: the noise floor is brought to a fixed level.");
+  changed |= video_knob("Sea", v.sea, v.sea_auto,
+                        "Sea clutter suppression (STC): takes a level off the near range.\n"
+                        "Auto: follows the clutter measured per sector and range band.");
+  changed |= video_knob("Rain", v.rain, v.rain_auto,
+                        "Rain clutter suppression (FTC): extended echoes fade, their edges and\n"
+                        "point targets stay. 0: off.");
+  changed |= ImGui::Checkbox("Clutter map", &v.clutter_map);
+  help_marker(
+      "Learns each cell's echo over the rotations: land and fixed structures, strong and\n"
+      "steady, are masked and give no targets. Takes a few rotations to build.");
+  ImGui::EndDisabled();
+  return changed;
+}
+
+// Everything an operator rarely touches: backend and display, the image stages, labelling and
+// the plot filters, and the raw components' boxes.
+bool advanced_controls(Engine& st, Console& console, gpu::PipelineParams& p) {
+  const ProcessingSettings& pr = st.settings().processing;
+  bool changed = false;
+  section("Backend and display");
   int backend = st.backend_name() == "cuda" ? 1 : 0;
   const char* backends[] = {"cpu", "cuda"};
   if (ImGui::Combo("Backend", &backend, backends, 2)) st.set_backend(backends[backend]);
@@ -288,7 +343,7 @@ void processing_panel(Engine& st) {
       changed |= ImGui::SliderFloat("Power", &p.fft.power, 0.0f, 1.0f, "%.2f");
       changed |= ImGui::SliderFloat("Low cut", &p.fft.low_cut, 0.0f, 8.0f, "%.1f");
       changed |= ImGui::SliderFloat("High cut", &p.fft.high_cut, 1.0f, 22.6f, "%.1f");
-      changed |= ImGui::SliderFloat("Gain", &p.fft.gain, 1.0f, 512.0f, "%.0f");
+      changed |= ImGui::SliderFloat("FFT gain", &p.fft.gain, 1.0f, 512.0f, "%.0f");
       changed |= ImGui::SliderFloat("Offset", &p.fft.offset, -128.0f, 255.0f, "%.1f");
       changed |= ImGui::SliderFloat("Min peak", &p.fft.min_peak, 0.0f, 64.0f, "%.1f");
       break;
@@ -346,13 +401,60 @@ void processing_panel(Engine& st) {
       changed = true;
     }
   }
+
+  section("Plots");
+  gpu::PlotParams& pl = p.plot;
+  changed |= slider_double("Beamwidth", pl.beamwidth_deg, 0.1, 10.0, "%.2f deg",
+                           ImGuiSliderFlags_Logarithmic);
+  help_marker("The antenna's two-way -3 dB beamwidth: an echo's least extent across range.");
+  changed |= slider_double("Pulse length", pl.pulse_m, 1.0, 1000.0, "%.0f m",
+                           ImGuiSliderFlags_Logarithmic);
+  help_marker("The pulse as a range extent (c tau / 2): an echo's least extent along range.");
+  changed |= slider_double("Largest target", pl.max_target_m, 10.0, 5000.0, "%.0f m",
+                           ImGuiSliderFlags_Logarithmic);
+  help_marker("Longer echoes, along or across range, are land or weather: no plot.");
+  bool two_scan = pl.confirm_scans >= 2;
+  if (ImGui::Checkbox("Confirm over 2 scans", &two_scan)) {
+    pl.confirm_scans = two_scan ? 2 : 1;
+    changed = true;
+  }
+  help_marker(
+      "A plot only when the previous rotation saw an echo within a vessel's reach:\n"
+      "sea clutter spikes do not repeat, targets do.");
+  ImGui::BeginDisabled(!two_scan);
+  changed |= slider_double("Max speed", pl.max_speed_mps, 0.0, 100.0, "%.0f m/s");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%.0f kn: the fastest target the correlation follows",
+                      pl.max_speed_mps * 3600.0 / kNm);
   ImGui::EndDisabled();
-  if (changed) st.set_params(p);
+  ImGui::Checkbox("Show all components", &console.show_all_components());
+  help_marker(
+      "Box every labelled component in blue, not only the plots: the echoes the plot\n"
+      "filters took for clutter.");
+  ImGui::EndDisabled();
+  return changed;
+}
+
+void processing_panel(Engine& st, Console& console) {
+  // Edit a copy of the parameters and send it when a control changed it.
+  gpu::PipelineParams p = st.settings().processing.params;
+  bool changed = operator_controls(p.video);
   if (!st.processing_error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
     ImGui::TextWrapped("%s", st.processing_error().c_str());
     ImGui::PopStyleColor();
   }
+  ImGui::Spacing();
+  if (ImGui::CollapsingHeader("Advanced")) {
+    // Room for the longest label and its help marker beside the controls (ImGui's default
+    // width cuts them).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::PushItemWidth(-(ImGui::CalcTextSize("Largest target (?)").x + style.ItemInnerSpacing.x +
+                           style.ItemSpacing.x));
+    changed |= advanced_controls(st, console, p);
+    ImGui::PopItemWidth();
+  }
+  if (changed) st.set_params(p);
 }
 
 void display_panel(Console& console) {
@@ -366,7 +468,8 @@ void display_panel(Console& console) {
     if (ImGui::RadioButton(render::to_string(render::Brightness(i)), &b, i))
       s.brightness = render::Brightness(b);
   }
-  ImGui::SliderFloat("Gain", &s.gain, 0.25f, 4.0f, "x%.2f", ImGuiSliderFlags_Logarithmic);
+  // Not "Gain": that is the radar's receiver gain (Processing); this only brightens the picture.
+  ImGui::SliderFloat("Intensity", &s.gain, 0.25f, 4.0f, "x%.2f", ImGuiSliderFlags_Logarithmic);
   enum_combo("Afterglow", s.afterglow, 3, [](render::Afterglow a) { return render::to_string(a); });
   if (s.afterglow == render::Afterglow::RealTime)
     ImGui::SliderFloat("Fade rate", &s.glow_rate_per_s, 0.05f, 10.0f, "%.2f /s",
@@ -417,7 +520,9 @@ void display_panel(Console& console) {
 
 void timing_panel(const Engine& st) {
   const gpu::FrameResult* r = st.result();
-  ImGui::Text("Targets: %d", r ? r->count : 0);
+  ImGui::Text("Targets: %d", r ? int(r->plots.size()) : 0);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Plots; %d labelled components before the plot filters", r ? r->count : 0);
   ImGui::SameLine(150);
   ImGui::Text("%.1f FPS (%.1f ms)", double(ImGui::GetIO().Framerate),
               1000.0 / double(std::max(ImGui::GetIO().Framerate, 1e-3f)));
@@ -439,24 +544,28 @@ void timing_panel(const Engine& st) {
     ImGui::PlotLines("##frame_total", v.data(), int(v.size()), 0, overlay, 0.0f, FLT_MAX,
                      ImVec2(ImGui::GetContentRegionAvail().x, 34));
   }
-  if (r && !r->components.empty() && ImGui::CollapsingHeader("Target list")) {
-    if (ImGui::BeginTable("targets", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+  if (r && !r->plots.empty() && ImGui::CollapsingHeader("Target list")) {
+    if (ImGui::BeginTable("targets", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
                           ImVec2(0, 160))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("Id");
       ImGui::TableSetupColumn("Range NM");
       ImGui::TableSetupColumn("Bearing");
-      ImGui::TableSetupColumn("Area");
+      ImGui::TableSetupColumn("Extent");
+      ImGui::TableSetupColumn("Peak");
       ImGui::TableHeadersRow();
-      for (const auto& c : r->components) {
+      for (const gpu::Plot& p : r->plots) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text("%d", c.label);
+        ImGui::Text("%d", p.label);
         ImGui::TableNextColumn();
-        ImGui::Text("%.3f", c.range_m / kNm);
+        ImGui::Text("%.3f", p.range_m / kNm);
         ImGui::TableNextColumn();
-        ImGui::Text("%05.1f", c.bearing_deg);
+        ImGui::Text("%05.1f", p.bearing_deg);
         ImGui::TableNextColumn();
-        ImGui::Text("%lld", static_cast<long long>(c.area));
+        ImGui::Text("%.0f m x %.1f deg", p.range_extent_m, p.azimuth_extent_deg);
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", int(p.peak));
       }
       ImGui::EndTable();
     }
@@ -505,7 +614,7 @@ void draw_panels(Engine& st, Console& console, float fb_width, float fb_height) 
   ImGui::End();
   ImGui::SetNextWindowPos(ImVec2(gap, 2 * gap + half * 0.92f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(w, fb_height - 3 * gap - half * 0.92f), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Processing")) processing_panel(st);
+  if (ImGui::Begin("Processing")) processing_panel(st, console);
   ImGui::End();
   ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, gap), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);

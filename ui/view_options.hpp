@@ -1,7 +1,16 @@
 #pragma once
 #include <string>
 
+namespace sweepline::cli {
+class StopSignals;
+}
+
 namespace sweepline::ui {
+
+// Window, offscreen and display texture sides the command line accepts (docs/limits.md): the
+// renderer's texture limit, and the smallest the engine draws (it would raise a smaller one).
+inline constexpr int kMinDisplaySide = 64;
+inline constexpr int kMaxDisplaySide = 16384;
 
 struct ViewOptions {
   std::string source;      // empty: the one in the settings (default sim://harbour)
@@ -22,6 +31,8 @@ struct ViewOptions {
   bool hide_panels = false;  // PPI only
   double timeout_s = 120;    // headless: give up waiting for a rotation after this long
   int frame_radials = 0;     // headless: a frame every N radials (0: every rotation)
+  // SIGINT/SIGTERM: the loops stop at the next frame and shut down as at their end.
+  const cli::StopSignals* stop = nullptr;
 };
 
 int run_window(const ViewOptions& opt);

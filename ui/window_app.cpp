@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/cli/stop_signals.hpp"
 #include "app/engine/engine.hpp"
 #include "render/readback.hpp"
 #include "ui/console.hpp"
@@ -22,6 +23,14 @@
 namespace sweepline::ui {
 
 namespace {
+
+// A FIFO or a character device (/dev/stdin on a pipe): read once, never worth reopening.
+bool is_pipe(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  return !ec && (st.type() == std::filesystem::file_type::fifo ||
+                 st.type() == std::filesystem::file_type::character);
+}
 
 double seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -73,12 +82,14 @@ int run_window(const ViewOptions& opt) {
                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
 
   Engine eng(settings);
+  if (opt.stop) eng.set_stop_flag(&opt.stop->flag());
   eng.open_source(eng.settings().source.uri);  // a failure shows in the Source panel
   Console console(eng, settings.view);
   int saved[4] = {0, 0, opt.width, opt.height};
   double last = seconds();
 
-  for (int frame = 0; !glfwWindowShouldClose(window.get()); ++frame) {
+  for (int frame = 0; !glfwWindowShouldClose(window.get()) && !(opt.stop && opt.stop->requested());
+       ++frame) {
     glfwPollEvents();
     const double now = seconds();
     const double dt = now - last;
@@ -111,7 +122,14 @@ int run_window(const ViewOptions& opt) {
   }
   if (!opt.no_save) {
     try {
-      save_settings(settings_path, combine(eng.settings(), console.view_settings()));
+      engine::EngineSettings keep = eng.settings();
+      // Standard input or a pipe is read once: the next run opens the file's source instead.
+      if (opt.source == "-" || is_pipe(opt.source)) {
+        Settings before;
+        keep.source.uri = load_settings(settings_path, before) ? before.source.uri
+                                                               : std::string(kDefaultSourceUri);
+      }
+      save_settings(settings_path, combine(keep, console.view_settings()));
       spdlog::info("settings saved to {}", settings_path);
     } catch (const std::exception& e) {
       spdlog::warn("settings not saved: {}", e.what());

@@ -293,6 +293,19 @@ std::unique_ptr<CaptureWriter> open_raw_writer(const std::string& path) {
 std::unique_ptr<CaptureWriter> open_final_writer(const std::string& path) {
   return std::make_unique<FinalWriter>(path);
 }
+const char* raw_asterix_refusal(std::span<const uint8_t> payload) {
+  if (payload.empty()) return "empty";
+  size_t at = 0;
+  while (at < payload.size()) {
+    if (payload.size() - at < 3) return "block_truncated";
+    const size_t len = (size_t(payload[at + 1]) << 8) | payload[at + 2];
+    if (len < 3) return "bad_block_len";
+    if (len > payload.size() - at) return "block_truncated";
+    at += len;
+  }
+  return nullptr;
+}
+
 CaptureFormat recording_format_from_string(const std::string& name) {
   if (name == "pcap" || name.empty()) return CaptureFormat::Pcap;
   if (name == "pcapng") return CaptureFormat::Pcapng;

@@ -42,6 +42,12 @@ std::unique_ptr<CaptureWriter> open_raw_writer(const std::string& path);
 // tests of the reader.
 std::unique_ptr<CaptureWriter> open_final_writer(const std::string& path);
 
+// Why `payload` must not go into a raw ASTERIX file, whose reader finds each block from the one
+// before it (one datagram that is not whole ASTERIX data blocks, back to back, makes the rest of
+// the file unreadable): "empty", "block_truncated" (fewer than 3 bytes left, or a LEN beyond the
+// payload) or "bad_block_len" (LEN < 3), the decoder's names (docs/asterix.md). Null when it may.
+const char* raw_asterix_refusal(std::span<const uint8_t> payload);
+
 // The writer for `format` (Raw, Pcap, Pcapng, Final).
 std::unique_ptr<CaptureWriter> open_capture_writer(const std::string& path, CaptureFormat format);
 // "pcap" (also ""), "pcapng" or "raw": the formats a live recording can be written in. Throws

@@ -32,6 +32,7 @@ struct LabelOptions {
   int64_t min_area = 0;
   int64_t max_area = 0;
   int64_t fill_holes = -1;  // -1: off; else the hole area limit (0: any size)
+  int64_t max_components = ccl::kDefaultMaxComponents;
   bool json = false;
 };
 
@@ -46,6 +47,7 @@ int run_label(const LabelOptions& o) {
   p.max_area = o.max_area;
   p.fill_holes = o.fill_holes >= 0;
   p.hole_max_area = std::max<int64_t>(0, o.fill_holes);
+  p.max_components = o.max_components;
   ccl::LabelResult r;
   if (o.backend == "cuda") {
     std::string why = gpu::cuda_unavailable_reason();
@@ -58,6 +60,9 @@ int run_label(const LabelOptions& o) {
   } else {
     r = ccl::label_cpu(img, p);
   }
+  // Too many components to collect: a clear refusal, not a partial table.
+  SWL_CHECK(!r.limit_exceeded, o.image + ": " + ccl::limit_message(r, p) +
+                                   "; --max-components raises the limit (0: none)");
   if (o.json) {
     nlohmann::ordered_json j;
     j["width"] = img.width;
@@ -128,6 +133,12 @@ Command add_label_command(CLI::App& parent) {
       ->add_option("--fill-holes", o->fill_holes,
                    "Fill enclosed background below this area first (0: every hole)")
       ->check(CLI::NonNegativeNumber);
+  c.app
+      ->add_option("--max-components", o->max_components,
+                   "Refuse the image when it has more components than this (0: no limit); each "
+                   "costs about 130 bytes")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   c.app->add_flag("--json", o->json, "Print JSON");
   c.run = [o] { return run_label(*o); };
   return c;

@@ -9,6 +9,7 @@
 
 #include "app/cli/command.hpp"
 #include "app/cli/option_checks.hpp"
+#include "app/cli/stop_signals.hpp"
 #include "app/common/check.hpp"
 #include "app/common/image_io.hpp"
 #include "app/sim/scenario.hpp"
@@ -94,7 +95,10 @@ int run_sim(const SimArgs& a, const CLI::App& app) {
   SWL_CHECK(a.rotations > 0 || !a.udp.empty(),
             "sim: --rotations must be at least 1 (0, endless, only with --udp)");
 
+  // SIGINT/SIGTERM stop the run between datagrams: files are closed whole, the summary printed.
+  StopSignals signals;
   sim::SimRunOptions o;
+  o.stop = &signals.flag();
   o.scenario = s;
   o.rotations = a.rotations;
   o.out_path = a.out;
@@ -135,7 +139,9 @@ int run_sim(const SimArgs& a, const CLI::App& app) {
   if (!a.truth.empty())
     std::printf(", %llu truth lines in %s", static_cast<unsigned long long>(p.truth_lines),
                 a.truth.c_str());
+  if (p.stopped) std::printf("; stopped by %s", signals.signal_name());
   std::printf("\n");
+  std::fflush(stdout);
   return 0;
 }
 

@@ -18,15 +18,22 @@ struct RowSpan {
 struct PolarFrame {
   int azimuths = 4096;
   int range_bins = 4096;
-  double range_m = 0;              // range at the far edge of the last bin
-  std::vector<uint8_t> cells;      // azimuths * range_bins, row-major by azimuth
-  RowSpan dirty;                   // rows changed since the last hand-off
-  double sweep_azimuth_deg = 0;    // where the antenna is now (for the sweep line)
-  uint64_t rotation = 0;           // completed rotations so far
+  double range_m = 0;            // range at the far edge of the last bin
+  std::vector<uint8_t> cells;    // azimuths * range_bins, row-major by azimuth
+  RowSpan dirty;                 // rows changed since the last hand-off
+  double sweep_azimuth_deg = 0;  // where the antenna is now (for the sweep line)
+  uint64_t rotation = 0;         // completed rotations so far
+  // Per row, when the antenna swept it (s, the source's clock: the CAT240 time of day when the
+  // video carries it, else the capture or arrival time); empty or 0 = unknown. Plots take their
+  // time from it.
+  std::vector<double> row_time_s;
 
   PolarFrame() = default;
   PolarFrame(int az, int bins, double range)
-      : azimuths(az), range_bins(bins), range_m(range), cells(size_t(az) * size_t(bins), 0),
+      : azimuths(az),
+        range_bins(bins),
+        range_m(range),
+        cells(size_t(az) * size_t(bins), 0),
         dirty{0, az} {}
   uint8_t* row(int a) { return cells.data() + size_t(a) * size_t(range_bins); }
   const uint8_t* row(int a) const { return cells.data() + size_t(a) * size_t(range_bins); }

@@ -37,7 +37,9 @@ Engine::Engine(EngineSettings settings, PipelineFactory factory)
   reset_assembler();
 }
 
-Engine::~Engine() = default;
+Engine::~Engine() {
+  stop_ingest();
+}
 
 void Engine::reset_assembler() {
   sweep::SweepConfig c;
@@ -51,6 +53,8 @@ void Engine::reset_assembler() {
   polar_ = PolarFrame();
   polar_.range_m = 0;
   dirty_pending_ = false;
+  handed_rotations_ = 0;
+  handed_any_ = false;
   have_result_ = false;
   geometry_ = DisplayGeometry{};
 }
@@ -84,7 +88,7 @@ void Engine::make_pipeline(const std::string& name) {
   in_place_ = false;
   // A new pipeline has none of the earlier rows: give it the whole frame next time.
   pipeline_fresh_ = true;
-  dirty_pending_ = dirty_pending_ || polar_.range_m > 0;
+  if (polar_.range_m > 0) dirty_pending_ = true;
 }
 
 void Engine::set_backend(const std::string& name) {
@@ -130,15 +134,49 @@ bool Engine::open_source(const std::string& uri) {
   held_.clear();
   shown_rotation_ = seen_completions_ = 0;
   source_ended_ = false;
+  source_failed_ = false;
   frozen_ = false;
+  frames_dropped_ = 0;
   refresh_status();
+  if (source_ && source_->live()) start_ingest();
   return source_ != nullptr;
 }
 
 void Engine::close_source() {
   stop_recording();
+  stop_ingest();
   source_.reset();
   source_view_ = SourceView{};
+}
+
+void Engine::start_ingest() {
+  ingest_stop_.store(false);
+  ingested_records_ = 0;
+  ingest_ = std::thread([this] { ingest_loop(); });
+}
+
+void Engine::stop_ingest() {
+  if (!ingest_.joinable()) return;
+  ingest_stop_.store(true);
+  ingest_.join();
+}
+
+void Engine::ingest_loop() {
+  // Never waits for anything but the feed: frames are handed off by the caller's thread, which
+  // takes ingest_mu_ only to copy the changed rows.
+  while (!ingest_stop_.load(std::memory_order_relaxed)) {
+    size_t n = 0;
+    bool ended = false;
+    {
+      std::lock_guard lock(ingest_mu_);
+      n = feed_source(0, false, 0);  // one poll: what the receiver has queued
+      ingested_records_ += n;
+      ended = source_ended_;
+    }
+    if (n > 0 || ended) ingest_cv_.notify_all();
+    if (ended) return;
+    if (n == 0) source_->wait_for_data(20);
+  }
 }
 
 void Engine::set_source_form(const SourceSettings& form) {
@@ -151,14 +189,17 @@ void Engine::set_source_form(const SourceSettings& form) {
 
 bool Engine::paused() const {
   if (source_ && source_->replay()) return source_->replay()->paused();
+  std::lock_guard lock(ingest_mu_);
   return frozen_;
 }
 
 void Engine::set_paused(bool paused) {
-  if (source_ && source_->replay())
+  if (source_ && source_->replay()) {
     source_->replay()->set_paused(paused);
-  else
+  } else {
+    std::lock_guard lock(ingest_mu_);
     frozen_ = paused;
+  }
   spdlog::info("{}", paused ? "paused" : "playing");
 }
 
@@ -203,10 +244,25 @@ void Engine::set_loop(bool loop) {
 
 size_t Engine::pump(double budget_ms, bool stop_at_rotation_end, uint64_t stop_at_radials) {
   if (!source_) return 0;
-  struct Track {  // counts completed rotations however pump() returns
-    Engine& s;
-    ~Track() { s.track_rotations(); }
-  } track{*this};
+  std::unique_lock lock(ingest_mu_);
+  size_t n = 0;
+  if (ingest_.joinable()) {
+    n = std::exchange(ingested_records_, 0);  // the ingest thread fed them
+  } else {
+    n = feed_source(budget_ms, stop_at_rotation_end, stop_at_radials);
+  }
+  track_rotations();
+  if (source_failed_) {  // the message is in ingest_error_; refresh_status() shows it
+    lock.unlock();
+    stop_ingest();
+    source_view_.error = ingest_error_;
+    source_.reset();
+  }
+  return n;
+}
+
+size_t Engine::feed_source(double budget_ms, bool stop_at_rotation_end, uint64_t stop_at_radials) {
+  if (source_failed_) return 0;
   const double end = now_s() + budget_ms / 1000.0;
   const uint64_t start_rotations = assembler_->counters().rotations;
   size_t total = 0;
@@ -245,9 +301,10 @@ size_t Engine::pump(double budget_ms, bool stop_at_rotation_end, uint64_t stop_a
       if (!got) break;
     } while (now_s() < end);
   } catch (const std::exception& e) {
-    source_view_.error = std::string("source failed: ") + e.what();
-    spdlog::error("{}", source_view_.error);
-    source_.reset();
+    ingest_error_ = std::string("source failed: ") + e.what();
+    spdlog::error("{}", ingest_error_);
+    source_failed_ = true;
+    source_ended_ = true;
   }
   return total;
 }
@@ -321,12 +378,29 @@ void Engine::record_datagrams(const std::vector<cat240::Record>& records) {
   }
 }
 
+uint64_t Engine::assembled_rotations() const {
+  std::lock_guard lock(ingest_mu_);
+  return assembler_->counters().rotations;
+}
+
 bool Engine::pump_until(bool stop_at_rotation_end, uint64_t stop_at_radials,
                         const std::function<bool()>& reached, double timeout_s) {
   const double end = now_s() + timeout_s;
-  while (source_ && now_s() < end) {
-    pump(50, stop_at_rotation_end, stop_at_radials);
-    if (reached()) return true;
+  while (source_ && now_s() < end && !stop_requested()) {
+    if (ingest_.joinable()) {
+      // The ingest thread feeds the assembler: wait for its news (briefly, to notice a stop).
+      std::unique_lock lock(ingest_mu_);
+      ingest_cv_.wait_for(lock, std::chrono::milliseconds(20),
+                          [&] { return reached() || source_ended_; });
+    } else {
+      pump(50, stop_at_rotation_end, stop_at_radials);
+    }
+    if (!source_) return false;
+    std::lock_guard lock(ingest_mu_);
+    if (reached()) {
+      track_rotations();
+      return true;
+    }
     if (source_ended_) return false;
   }
   return false;
@@ -334,14 +408,20 @@ bool Engine::pump_until(bool stop_at_rotation_end, uint64_t stop_at_radials,
 
 bool Engine::pump_radials(uint64_t n, double timeout_s) {
   if (!source_) return false;
-  const uint64_t target = assembler_->counters().radials + n;
+  uint64_t target = 0;
+  {
+    std::lock_guard lock(ingest_mu_);
+    target = assembler_->counters().radials + n;
+  }
   return pump_until(
       false, target, [&] { return assembler_->counters().radials >= target; }, timeout_s);
 }
 
 bool Engine::pump_rotation(double timeout_s) {
   if (!source_) return false;
-  const uint64_t start = assembler_->counters().rotations;
+  uint64_t start = assembled_rotations();
+  // Live: the rotation after the last frame handed off, which may already be complete.
+  if (ingest_.joinable() && handed_any_) start = std::min(start, handed_rotations_);
   return pump_until(
       true, 0, [&] { return assembler_->counters().rotations > start; }, timeout_s);
 }
@@ -359,10 +439,17 @@ void Engine::record(const StageTimes& extra, double ms) {
 }
 
 bool Engine::submit() {
-  if (!dirty_pending_ || runner_->busy()) return false;
-  assembler_->hand_off(polar_);
+  {
+    std::lock_guard lock(ingest_mu_);
+    if (!dirty_pending_ || runner_->busy()) return false;
+    assembler_->hand_off(polar_);
+    dirty_pending_ = false;
+    const uint64_t r = assembler_->counters().rotations;
+    if (handed_any_ && r > handed_rotations_ + 1) frames_dropped_ += r - handed_rotations_ - 1;
+    handed_rotations_ = r;
+    handed_any_ = true;
+  }
   if (pipeline_fresh_) polar_.dirty = {0, polar_.azimuths};
-  dirty_pending_ = false;
   if (polar_.range_m <= 0 || polar_.cells.empty()) return false;
 
   gpu::PipelineParams p = settings_.processing.params;
@@ -446,8 +533,18 @@ bool Engine::process_and_wait() {
 void Engine::refresh_status() {
   SourceView& v = source_view_;
   v.open = source_ != nullptr;
+  v.frames_dropped = frames_dropped_;
   if (!source_) return;
+  std::lock_guard lock(ingest_mu_);
+  v.live = ingest_.joinable();
   v.status = source_->status();
+  if (source_failed_) v.error = ingest_error_;
+  // Rotations completed since the last hand-off beyond the newest one are dropped already (the
+  // next hand-off counts them the same way): a run that ends while a frame is processed shows
+  // them too.
+  const uint64_t assembled = assembler_->counters().rotations;
+  if (handed_any_ && assembled > handed_rotations_ + 1)
+    v.frames_dropped += assembled - handed_rotations_ - 1;
   if (source_ended_ && v.status.state.empty()) v.status.state = "ended";
   const auto& stats = assembler_->rotation_stats();
   v.rotations = assembler_->counters().rotations;

@@ -5,6 +5,12 @@
 // runner and the tests drive it the same way. Errors from the source or the pipeline are kept
 // as messages for the UI (and logged); they never end the program.
 //
+// Ingest: a live source (udp://) is read, decoded and assembled by an ingest thread of the
+// engine's, which never waits for processing: when the pipeline is slower than the feed, the
+// assembler keeps every row up to date and the pipeline takes the newest state when it is free,
+// so whole frames are dropped (counted: frames_dropped()), never datagrams. Replays and the
+// simulator deliver when asked, so pump() reads them on the caller's thread (the same code).
+//
 // The frame path, one for both backends: pump() feeds the assembler; update() (each UI frame)
 // collects the frame in flight if it has finished, then hands the assembler's new rows to the
 // pipeline through one FrameRunner, with the display's surfaces when the display takes them in
@@ -14,12 +20,16 @@
 //
 // Commands and reads are for one thread (the UI's); the pipeline may run on another (the CPU
 // runner's thread), which the engine hides.
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/capture/capture_writer.hpp"
@@ -59,6 +69,10 @@ struct SourceView {  // what the sources panel shows
   bool loop = true;
   uint64_t rotation_count = 0;  // known rotations of a file (0: unknown)
   uint64_t shown_rotation = 0;  // file rotation being drawn (replays; wraps when looping)
+  bool live = false;            // read by the ingest thread (udp://)
+  // Rotations that completed between two frames handed to the pipeline, beyond the first: the
+  // pipeline was busy for longer than a rotation and never saw that frame on its own.
+  uint64_t frames_dropped = 0;
 };
 
 // Makes the pipeline for a backend (tests inject fakes); gpu::make_pipeline by default.
@@ -113,13 +127,22 @@ class Engine {
   // With `stop_at_rotation_end`, stops feeding at the first radial of a new rotation (the rest
   // is kept for the next call), so the frame holds exactly one whole rotation.
   // stop_at_radials > 0: also stop once the assembler has taken that many radials in total.
+  // A live source is fed by the ingest thread instead: pump() then returns the records it
+  // assembled since the last call, at once.
   size_t pump(double budget_ms, bool stop_at_rotation_end = false, uint64_t stop_at_radials = 0);
   // Pumps until `n` more radials have been assembled (a window's cadence: a frame holds what
-  // arrived since the last one); false on timeout or when the source ends first.
+  // arrived since the last one); false on timeout, on a stop request or when the source ends
+  // first.
   bool pump_radials(uint64_t n, double timeout_s);
-  // Pumps until one more rotation has completed (or the source ends or `timeout_s` passes);
-  // true if it completed. For headless runs, which take one frame per rotation.
+  // Pumps until one more rotation has completed (or the source ends, a stop is requested or
+  // `timeout_s` passes); true if it completed. For headless runs, which take one frame per
+  // rotation. A live source's rotation is one newer than the last frame handed to the pipeline
+  // (so a frame that took longer than a rotation to process is followed at once).
   bool pump_rotation(double timeout_s);
+  // A flag (SIGINT/SIGTERM, cli::StopSignals) that ends the pump_*() waits early; null: none.
+  // It must outlive its use here.
+  void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  bool stop_requested() const { return stop_flag_ && stop_flag_->load(); }
   // Whether there is new polar data not yet handed to the pipeline.
   bool frame_dirty() const { return dirty_pending_; }
   // Never waits: collects the frame in flight if it has finished (its results, and its host
@@ -172,9 +195,26 @@ class Engine {
   void reset_assembler();
   void track_rotations();
   void record_datagrams(const std::vector<cat240::Record>& records);
+  // Feeds held and new records to the assembler (ingest_mu_ held); see pump().
+  size_t feed_source(double budget_ms, bool stop_at_rotation_end, uint64_t stop_at_radials);
+  void start_ingest();  // a live source: its ingest thread
+  void stop_ingest();
+  void ingest_loop();
+  uint64_t assembled_rotations() const;  // takes ingest_mu_
 
   EngineSettings settings_;
   PipelineFactory factory_;
+  // The ingest thread (live sources) and the caller's thread share, under ingest_mu_: the
+  // source's poll() and status(), the assembler, held_, records_, dirty_pending_,
+  // source_ended_, source_failed_, ingest_error_, frozen_ and ingested_records_. source_ and
+  // assembler_ are replaced only while no ingest thread runs. The caller waits on ingest_cv_ for
+  // news.
+  mutable std::mutex ingest_mu_;
+  std::condition_variable ingest_cv_;
+  std::thread ingest_;
+  std::atomic<bool> ingest_stop_{false};
+  uint64_t ingested_records_ = 0;  // since the last pump() (live sources)
+  const std::atomic<bool>* stop_flag_ = nullptr;
   DisplayPort* display_ = nullptr;
   std::unique_ptr<RecordSource> source_;
   std::unique_ptr<sweep::SweepAssembler> assembler_;
@@ -191,9 +231,15 @@ class Engine {
   uint64_t shown_rotation_ = 0;
   uint64_t seen_completions_ = 0;
   PolarFrame polar_;
-  bool dirty_pending_ = false;
+  std::atomic<bool> dirty_pending_{false};  // frame_dirty() reads it without the lock
   bool source_ended_ = false;
+  bool source_failed_ = false;  // poll() threw: the reason in ingest_error_
+  std::string ingest_error_;
   bool frozen_ = false;  // pause for sources without replay control (live UDP): stop displaying
+  // Assembled rotations when the last frame was handed to the pipeline (frames_dropped_).
+  uint64_t handed_rotations_ = 0;
+  bool handed_any_ = false;
+  uint64_t frames_dropped_ = 0;
   gpu::FrameResult result_;
   gpu::PipelineParams applied_;
   DisplayGeometry geometry_;

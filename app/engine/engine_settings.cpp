@@ -1,6 +1,10 @@
 #include "app/engine/engine_settings.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/common/check.hpp"
 
 namespace sweepline::engine {
 
@@ -12,6 +16,12 @@ gpu::PipelineParams ProcessingSettings::default_params() {
   p.label.connectivity = 8;
   p.label.min_area = 6;
   p.label.max_area = 20000;
+  // The console detects targets, not blobs: Gain/Sea/Rain and the clutter map on, no display
+  // filter after them and a threshold on what stands above the clutter (docs/detection.md;
+  // chosen on the scorecard, `sweepline eval`, harbour/open-sea/stress seed 7).
+  p.video.enabled = true;
+  p.denoise = gpu::DenoiseMode::None;  // the video stage has smoothed the speckle already
+  p.threshold = 72;
   return p;
 }
 
@@ -44,6 +54,27 @@ void visit_fft(S& s, F&& f) {
 }
 
 template <class S, class F>
+void visit_video(S& s, F&& f) {
+  f("enabled", s.enabled);
+  f("gain_auto", s.gain_auto);
+  f("gain", s.gain);
+  f("sea_auto", s.sea_auto);
+  f("sea", s.sea);
+  f("rain_auto", s.rain_auto);
+  f("rain", s.rain);
+  f("clutter_map", s.clutter_map);
+}
+
+template <class S, class F>
+void visit_plot(S& s, F&& f) {
+  f("beamwidth_deg", s.beamwidth_deg);
+  f("pulse_m", s.pulse_m);
+  f("max_target_m", s.max_target_m);
+  f("confirm_scans", s.confirm_scans);
+  f("max_speed_mps", s.max_speed_mps);
+}
+
+template <class S, class F>
 void visit_processing(S& s, F&& f) {
   f("backend", s.backend);
   f("size", s.size);
@@ -59,10 +90,21 @@ auto reader(const json& j) {
   return [&j](const char* key, auto& v) { read_field(j, key, v); };
 }
 
-json fft_json(const gpu::FftEnhanceParams& f) {
+template <class S, class V>
+json group_json(const S& s, V&& visit) {
   json j = json::object();
-  visit_fft(f, writer(j));
+  visit(s, writer(j));
   return j;
+}
+
+// Range checks with the settings file's key in the message: a bad value is refused, never
+// clamped or carried into the pipeline.
+[[noreturn]] void refuse(const std::string& key, const std::string& want, const std::string& got) {
+  throw Error("settings: " + key + " must be " + want + " (got " + got + ")");
+}
+void check_range(const std::string& key, double v, double lo, double hi) {
+  if (!std::isfinite(v) || v < lo || v > hi)
+    refuse(key, std::to_string(lo) + " .. " + std::to_string(hi), std::to_string(v));
 }
 
 }  // namespace
@@ -75,6 +117,10 @@ json source_json(const SourceSettings& so) {
 
 void read_source(const json& so, SourceSettings& s) {
   visit_source(s, reader(so));
+  check_range("source.rpm", s.rpm, 0.1, 600);
+  check_range("source.seed", s.seed, 0, 2147483647.0);
+  check_range("source.udp_port", s.udp_port, 1, 65535);
+  check_range("source.speed", s.speed, 0, 1000);
 }
 
 json params_json(const gpu::PipelineParams& p) {
@@ -88,7 +134,7 @@ json params_json(const gpu::PipelineParams& p) {
           {"gaussian_sigma", p.gaussian_sigma},
           {"bilateral_sigma_s", p.bilateral_sigma_s},
           {"bilateral_sigma_r", p.bilateral_sigma_r},
-          {"fft", fft_json(p.fft)},
+          {"fft", group_json(p.fft, [](auto& x, auto&& f) { visit_fft(x, f); })},
           {"cfar_guard", p.cfar_guard},
           {"cfar_train", p.cfar_train},
           {"cfar_pfa", p.cfar_pfa},
@@ -100,7 +146,9 @@ json params_json(const gpu::PipelineParams& p) {
           {"min_area", p.label.min_area},
           {"max_area", p.label.max_area},
           {"fill_holes", p.label.fill_holes},
-          {"hole_max_area", p.label.hole_max_area}};
+          {"hole_max_area", p.label.hole_max_area},
+          {"video", group_json(p.video, [](auto& x, auto&& f) { visit_video(x, f); })},
+          {"plot", group_json(p.plot, [](auto& x, auto&& f) { visit_plot(x, f); })}};
 }
 
 void read_params(const json& j, gpu::PipelineParams& p) {
@@ -119,7 +167,11 @@ void read_params(const json& j, gpu::PipelineParams& p) {
   read_field(j, "cfar_guard", p.cfar_guard);
   read_field(j, "cfar_train", p.cfar_train);
   read_field(j, "cfar_pfa", p.cfar_pfa);
-  if (j.contains("threshold")) p.threshold = uint8_t(std::clamp(j["threshold"].get<int>(), 0, 255));
+  if (j.contains("threshold")) {
+    const double t = j["threshold"].get<double>();
+    check_range("processing.pipeline.threshold", t, 0, 255);
+    p.threshold = uint8_t(t);
+  }
   read_field(j, "label_enabled", p.label_enabled);
   read_field(j, "connectivity", p.label.connectivity);
   if (j.contains("algorithm"))
@@ -130,6 +182,41 @@ void read_params(const json& j, gpu::PipelineParams& p) {
   read_field(j, "max_area", p.label.max_area);
   read_field(j, "fill_holes", p.label.fill_holes);
   read_field(j, "hole_max_area", p.label.hole_max_area);
+  if (j.contains("video")) visit_video(p.video, reader(j["video"]));
+  if (j.contains("plot")) visit_plot(p.plot, reader(j["plot"]));
+  check_params(p);
+}
+
+void check_params(const gpu::PipelineParams& p) {
+  const std::string k = "processing.pipeline.";
+  check_range(k + "display_range_m", p.display_range_m, 0, 1e7);
+  check_range(k + "origin_east_m", p.origin_east_m, -1e7, 1e7);
+  check_range(k + "origin_north_m", p.origin_north_m, -1e7, 1e7);
+  check_range(k + "gaussian_sigma", p.gaussian_sigma, 0.5, 5);
+  check_range(k + "bilateral_sigma_s", p.bilateral_sigma_s, 0.5, 5);
+  check_range(k + "bilateral_sigma_r", p.bilateral_sigma_r, 1, 255);
+  check_range(k + "fft.power", p.fft.power, 0, 2);
+  check_range(k + "fft.low_cut", p.fft.low_cut, 0, 32);
+  check_range(k + "fft.high_cut", p.fft.high_cut, 0, 32);
+  check_range(k + "fft.gain", p.fft.gain, -1e4, 1e4);
+  check_range(k + "fft.offset", p.fft.offset, -1e4, 1e4);
+  check_range(k + "fft.min_peak", p.fft.min_peak, 1e-6, 1e6);
+  check_range(k + "cfar_guard", p.cfar_guard, 0, 128);
+  check_range(k + "cfar_train", p.cfar_train, 1, 128);
+  check_range(k + "cfar_pfa", p.cfar_pfa, 1e-12, 0.5);
+  if (p.label.connectivity != 4 && p.label.connectivity != 8)
+    refuse(k + "connectivity", "4 or 8", std::to_string(p.label.connectivity));
+  check_range(k + "min_area", double(p.label.min_area), 0, 1e9);
+  check_range(k + "max_area", double(p.label.max_area), 0, 1e9);
+  check_range(k + "hole_max_area", double(p.label.hole_max_area), 0, 1e9);
+  check_range(k + "video.gain", p.video.gain, 0, 100);
+  check_range(k + "video.sea", p.video.sea, 0, 100);
+  check_range(k + "video.rain", p.video.rain, 0, 100);
+  check_range(k + "plot.beamwidth_deg", p.plot.beamwidth_deg, 0.05, 30);
+  check_range(k + "plot.pulse_m", p.plot.pulse_m, 1, 5000);
+  check_range(k + "plot.max_target_m", p.plot.max_target_m, 1, 100000);
+  check_range(k + "plot.confirm_scans", p.plot.confirm_scans, 1, 2);
+  check_range(k + "plot.max_speed_mps", p.plot.max_speed_mps, 0, 1000);
 }
 
 json processing_json(const ProcessingSettings& pr) {
@@ -142,6 +229,18 @@ json processing_json(const ProcessingSettings& pr) {
 void read_processing(const json& p, ProcessingSettings& s) {
   visit_processing(s, reader(p));
   if (p.contains("pipeline")) read_params(p["pipeline"], s.params);
+  if (s.backend != "cpu" && s.backend != "cuda")
+    refuse("processing.backend", "cpu or cuda", s.backend);
+  // Sizes bounded before anything is allocated for them (docs/limits.md, "Settings"): the
+  // display as large as the largest image the console reads, the polar frame as large as the
+  // CAT240 geometry the benchmarks use times four.
+  if (s.size != 0) check_range("processing.size", s.size, 256, kMaxDisplaySide);
+  check_range("processing.azimuths", s.azimuths, 4, kMaxPolarSide);
+  check_range("processing.range_bins", s.range_bins, 4, kMaxPolarSide);
+  if (double(s.azimuths) * double(s.range_bins) > double(kMaxPolarCells))
+    refuse("processing.azimuths x processing.range_bins",
+           "at most " + std::to_string(kMaxPolarCells),
+           std::to_string(s.azimuths) + " x " + std::to_string(s.range_bins));
 }
 
 }  // namespace sweepline::engine

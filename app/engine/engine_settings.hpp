@@ -4,6 +4,7 @@
 // in ui/settings.hpp, which writes both into one settings.json; the keys here are that file's
 // "source" and "processing" objects. Unknown keys are ignored and missing ones keep their
 // defaults, so old files keep loading.
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -27,6 +28,11 @@ struct SourceSettings {
   bool loop = true;
 };
 
+// Limits of the settings that size memory (docs/limits.md).
+inline constexpr int kMaxDisplaySide = 8192;         // display image side (processing.size)
+inline constexpr int kMaxPolarSide = 16384;          // azimuths, range bins
+inline constexpr int64_t kMaxPolarCells = 64 << 20;  // azimuths x range bins: 64 Mi cells
+
 struct ProcessingSettings {
   std::string backend = "cuda";  // preferred; falls back to cpu with a message
   int size = 0;                  // display image side; 0: 4096 with CUDA, 1536 on the CPU
@@ -49,6 +55,9 @@ nlohmann::json params_json(const gpu::PipelineParams& p);
 void read_source(const nlohmann::json& j, SourceSettings& s);
 void read_processing(const nlohmann::json& j, ProcessingSettings& s);
 void read_params(const nlohmann::json& j, gpu::PipelineParams& p);
+// Throws sweepline::Error naming the settings key of the first value out of its range (the
+// readers call it; so can a caller that sets values another way).
+void check_params(const gpu::PipelineParams& p);
 
 // Reads j[key] into v when the key is there and not null, so a missing key keeps the default;
 // throws on a value of the wrong type. Shared by the view's half in ui/settings.cpp.

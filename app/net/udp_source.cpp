@@ -9,7 +9,7 @@ namespace sweepline::net {
 UdpSource::UdpSource(const LiveOptions& options)
     : options_(options), receiver_(std::make_unique<UdpReceiver>(options.udp)) {
   if (!options_.record_path.empty()) {
-    recorder_ = capture::open_capture_writer(options_.record_path, options_.record_format);
+    receiver_->start_recording(options_.record_path, options_.record_format);
     spdlog::info("recording {} to {} ({})", options_.uri, options_.record_path,
                  capture::to_string(options_.record_format));
   }
@@ -19,14 +19,6 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
   batch_.clear();
   receiver_->drain(batch_);
   for (const capture::Datagram& d : batch_) {
-    if (recorder_) {
-      try {
-        recorder_->write(d);
-        ++recorded_;
-      } catch (const Error& e) {
-        stop_recording_on_error(e);
-      }
-    }
     if (!cat240::looks_like_cat240(d.payload)) {
       ++skipped_;
       continue;
@@ -36,13 +28,6 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
     for (std::size_t i = first; i < out.size(); ++i) {
       const cat240::Record& r = out[i];
       if (r.msg_index) tracker_.observe(r.sac, r.sic, *r.msg_index);
-    }
-  }
-  if (recorder_ && !batch_.empty()) {
-    try {
-      recorder_->flush();
-    } catch (const Error& e) {
-      stop_recording_on_error(e);
     }
   }
   const auto now = std::chrono::steady_clock::now();
@@ -56,37 +41,27 @@ bool UdpSource::poll(std::vector<cat240::Record>& out) {
   return true;
 }
 
+void UdpSource::wait_for_data(int max_ms) {
+  receiver_->wait_for_data(std::chrono::milliseconds(max_ms));
+}
+
 bool UdpSource::start_raw_recording(const std::string& path, const std::string& format) {
-  stop_raw_recording();
-  recorder_ = capture::open_capture_writer(path, capture::recording_format_from_string(format));
-  recorded_ = 0;
-  if (state_.rfind("error: recording", 0) == 0) state_ = "running";
+  const capture::CaptureFormat f = capture::recording_format_from_string(format);
+  receiver_->start_recording(path, f);
   spdlog::info("recording {} to {} ({})", options_.uri, path, format);
   return true;
 }
 
 void UdpSource::stop_raw_recording() {
-  if (!recorder_) return;
-  try {
-    recorder_->flush();
-    spdlog::info("recording stopped after {} datagrams", recorded_);
-  } catch (const Error& e) {
-    stop_recording_on_error(e);
-  }
-  recorder_.reset();
-}
-
-void UdpSource::stop_recording_on_error(const Error& e) {
-  // A full disk stops the recording, not the display.
-  state_ = std::string("error: recording stopped: ") + e.what();
-  spdlog::error("{}", state_);
-  recorder_.reset();
+  receiver_->stop_recording();
 }
 
 SourceStatus UdpSource::status() const {
   SourceStatus s;
   s.uri = options_.uri;
-  s.state = state_;
+  const RecordingStats rec = receiver_->recording();
+  // A full disk stops the recording, not the display.
+  s.state = rec.error.empty() ? "running" : "error: recording stopped: " + rec.error;
   const UdpStats u = receiver_->stats();
   s.datagrams = u.datagrams;
   s.bytes = u.bytes;
@@ -99,6 +74,10 @@ SourceStatus UdpSource::status() const {
   if (tracker_.out_of_order()) s.errors["msg_index_out_of_order"] += tracker_.out_of_order();
   if (tracker_.restarts()) s.errors["msg_index_restart"] += tracker_.restarts();
   s.skipped = skipped_;
+  s.kernel_dropped = u.kernel_dropped;
+  s.recording = rec.active;
+  s.recorded = rec.written;
+  s.not_recorded = rec.not_written;
   return s;
 }
 

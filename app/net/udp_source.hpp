@@ -1,6 +1,6 @@
 #pragma once
-// The live udp:// source: a UdpReceiver, the decoder, loss counting from I240/020 and an
-// optional recording of every datagram received, with its arrival time.
+// The live udp:// source: a UdpReceiver (which also records, before its queue), the decoder and
+// loss counting from I240/020.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -9,7 +9,6 @@
 
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/capture/capture_writer.hpp"
-#include "app/common/check.hpp"
 #include "app/net/msg_index_tracker.hpp"
 #include "app/net/udp_receiver.hpp"
 #include "app/source/source.hpp"
@@ -25,30 +24,28 @@ struct LiveOptions {
 
 class UdpSource : public RecordSource {
  public:
+  // Throws sweepline::Error when the socket cannot be opened or the recording created.
   explicit UdpSource(const LiveOptions& options);
-  // Decodes everything received since the last call (and records it). Never blocks; a live
-  // source does not end.
+  // Decodes everything received since the last call. Never blocks; a live source does not end.
   bool poll(std::vector<cat240::Record>& out) override;
   SourceStatus status() const override;
+  bool live() const override { return true; }
+  void wait_for_data(int max_ms) override;
   const UdpReceiver& receiver() const { return *receiver_; }
-  uint64_t recorded() const { return recorded_; }
+  // Datagrams written by the current (or last) recording.
+  uint64_t recorded() const { return receiver_->recording().written; }
   bool start_raw_recording(const std::string& path, const std::string& format) override;
   void stop_raw_recording() override;
-  bool raw_recording() const override { return recorder_ != nullptr; }
-  uint64_t raw_recorded() const override { return recorded_; }
+  bool raw_recording() const override { return receiver_->recording().active; }
+  uint64_t raw_recorded() const override { return recorded(); }
 
  private:
   LiveOptions options_;
   std::unique_ptr<UdpReceiver> receiver_;
-  std::unique_ptr<capture::CaptureWriter> recorder_;
-  uint64_t recorded_ = 0;
-  void stop_recording_on_error(
-      const Error& e);  // datagrams written by the current (or last) recording
   cat240::Decoder decoder_;
   MsgIndexTracker tracker_;
   std::vector<capture::Datagram> batch_;
   uint64_t skipped_ = 0;
-  std::string state_ = "running";
   // Rate over the last second or so.
   std::chrono::steady_clock::time_point rate_t0_ = std::chrono::steady_clock::now();
   uint64_t rate_bytes0_ = 0;

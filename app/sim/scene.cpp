@@ -56,12 +56,13 @@ double gamma_sample(Rng& rng, double shape) {
 }  // namespace
 
 std::string truth_json(const VesselTruth& t) {
-  char buf[320];
+  char buf[352];
   std::snprintf(buf, sizeof buf,
                 "{\"rotation\":%llu,\"id\":%d,\"range_m\":%.2f,\"bearing_deg\":%.4f,\"x_m\":%.2f,"
-                "\"y_m\":%.2f,\"length_m\":%.1f,\"heading_deg\":%.2f,\"speed_mps\":%.2f}",
+                "\"y_m\":%.2f,\"length_m\":%.1f,\"heading_deg\":%.2f,\"speed_mps\":%.2f,"
+                "\"scr_db\":%.2f}",
                 static_cast<unsigned long long>(t.rotation), t.id, t.range_m, t.bearing_deg, t.x_m,
-                t.y_m, t.length_m, t.heading_deg, t.speed_mps);
+                t.y_m, t.length_m, t.heading_deg, t.speed_mps, t.scr_db);
   return buf;
 }
 
@@ -361,10 +362,27 @@ void Scene::prepare_rotation() {
   }
 }
 
+double Scene::background_power(double x, double y) const {
+  const auto& r = s_.radar;
+  double p = s_.noise.enabled ? s_.noise.mean * s_.noise.mean : 0.0;
+  const double cell = std::hypot(x, y) / r.cell_m();
+  if (cell < r.cells) {  // the clutter table is zero where clutter is off
+    const int b = std::min(blocks_ - 1, int(cell) / kBlock);
+    const int a = std::min(r.radials - 1, int(wrap360(std::atan2(x, y) / kDeg) / r.radial_deg()));
+    p += double(clutter_pow_[size_t(b)]) * double(az_gain_[size_t(a)]);
+  }
+  for (const Blob& bl : rain_) {
+    const double q = ((x - bl.x) * (x - bl.x) + (y - bl.y) * (y - bl.y)) / (bl.radius * bl.radius);
+    if (q < 1) p += bl.level * bl.level * (1 - q) * (1 - q);
+  }
+  return p;
+}
+
 std::vector<VesselTruth> Scene::truth() const {
   std::vector<VesselTruth> out;
   out.reserve(vessels_.size());
-  for (const Vessel& v : vessels_) {
+  for (size_t i = 0; i < vessels_.size(); ++i) {
+    const Vessel& v = vessels_[i];
     VesselTruth t;
     t.rotation = rotation_;
     t.id = v.id;
@@ -375,6 +393,15 @@ std::vector<VesselTruth> Scene::truth() const {
     t.length_m = v.length_m;
     t.heading_deg = v.heading_deg;
     t.speed_mps = v.speed_mps;
+    // The strongest scatterer at the beam and pulse peak, as the 8-bit video holds it. Both it
+    // and the background are at least one video level (the quantisation step), so the ratio
+    // stays finite on a silent background.
+    const VesselSpan& sp = spans_[i];
+    double peak = 0;
+    for (int k = 0; k < sp.p_count; ++k)
+      peak = std::max(peak, double(points_[size_t(sp.p_first + k)].amp));
+    peak = std::clamp(peak, 1.0, 255.0);
+    t.scr_db = 20 * std::log10(peak / std::sqrt(std::max(1.0, background_power(v.x, v.y))));
     out.push_back(t);
   }
   return out;

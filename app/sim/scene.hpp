@@ -21,9 +21,13 @@ struct VesselTruth {
   double x_m = 0, y_m = 0;              // east, north
   double length_m = 0, heading_deg = 0;
   double speed_mps = 0;
+  // Signal-to-clutter ratio: the echo's peak amplitude (as rendered at the beam and pulse peak)
+  // over the mean amplitude of noise, sea clutter and rain where the vessel is, in dB. It says
+  // how detectable the vessel is on this rotation ("detectable" = SCR >= 10 dB in the scorecard).
+  double scr_db = 0;
 };
 // One JSON line (no newline) with rotation, id, range_m, bearing_deg, x_m, y_m, length_m,
-// heading_deg, speed_mps.
+// heading_deg, speed_mps, scr_db.
 std::string truth_json(const VesselTruth& t);
 
 class Scene {
@@ -37,8 +41,13 @@ class Scene {
   // Back to rotation 0 (the same state as a freshly built scene), then forward to `n`.
   void seek(uint64_t n);
 
-  // Vessels as they are during the current rotation.
+  // Vessels as they are during the current rotation, with their signal-to-clutter ratio.
   std::vector<VesselTruth> truth() const;
+  // Mean power (squared mean amplitude, 8-bit levels) of noise + sea clutter (texture at its
+  // mean) + rain at (x, y) metres east and north of the radar during the current rotation, from
+  // the render's own tables: the clutter of the range block and radial holding the point, the
+  // rain lobes where they are now.
+  double background_power(double x_m, double y_m) const;
 
   // Renders radials [first, first + count) of the current rotation into `out`, `count` rows of
   // radar.cells 8-bit cells each. first + count must not exceed radar.radials.

@@ -73,8 +73,13 @@ SimProgress run_simulation(const SimRunOptions& opt) {
   d.src_port = src_port;
   d.dst_port = dst_port;
 
+  auto stop_requested = [&] { return opt.stop && opt.stop->load(std::memory_order_relaxed); };
   auto emit = [&]() {
     for (const Packet& p : packets) {
+      if (stop_requested()) {
+        pr.stopped = true;
+        break;
+      }
       if (writer) {
         d.time = p.time;
         d.payload = p.bytes;
@@ -95,7 +100,7 @@ SimProgress run_simulation(const SimRunOptions& opt) {
     packets.clear();
   };
 
-  for (uint64_t rot = 0; opt.rotations == 0 || rot < opt.rotations; ++rot) {
+  for (uint64_t rot = 0; (opt.rotations == 0 || rot < opt.rotations) && !pr.stopped; ++rot) {
     if (rot > 0) scene.next_rotation();
     if (truth.is_open()) {
       for (const VesselTruth& t : scene.truth()) {
@@ -122,6 +127,13 @@ SimProgress run_simulation(const SimRunOptions& opt) {
       producer.pack(records, packets);
       pr.records += records.size();
       emit();
+      if (pr.stopped) break;
+    }
+    if (pr.stopped) {
+      pr.elapsed_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      if (udp) pr.udp_dropped = udp->dropped();
+      break;
     }
     pr.rotation = rot + 1;
     pr.sim_s = double(rot + 1) * period;

@@ -1,6 +1,7 @@
 #pragma once
 // `sweepline sim` without the command line: runs a scenario for some rotations and sends the
 // result to a capture file (pcap, pcapng or raw ASTERIX), a truth file and/or live UDP.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -19,6 +20,7 @@ struct SimProgress {
   uint64_t udp_dropped = 0;  // datagrams the socket refused (full buffer)
   double elapsed_s = 0;      // wall clock
   double sim_s = 0;          // simulated time covered
+  bool stopped = false;      // ended early by SimRunOptions::stop
 };
 
 struct SimRunOptions {
@@ -31,6 +33,9 @@ struct SimRunOptions {
   std::string dest = "239.0.1.2:8600";               // destination written into pcap files
   std::string source = "10.0.0.1:8600";              // source address written into pcap files
   std::function<void(const SimProgress&)> progress;  // after every rotation
+  // Checked before every datagram: once set, the run stops there and closes its outputs (what
+  // was written or sent stays whole). Null: runs to the end.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Throws sweepline::Error when an output cannot be opened or written.

@@ -21,7 +21,14 @@ struct SourceStatus {
   uint64_t lost_messages = 0;              // from I240/020 gaps
   std::map<std::string, uint64_t> errors;  // by reason
   uint64_t skipped = 0;                    // datagrams that were not CAT240 / filtered out
-  uint64_t rotation = 0;                   // replay: rotation (file index) now being delivered
+  // Live sources: datagrams the kernel dropped before they were read (its buffer was full).
+  uint64_t kernel_dropped = 0;
+  // Live sources' recording (RecordSource::start_raw_recording, udp://...?record=): datagrams
+  // written, and those received but not written, by reason (a raw file takes only ASTERIX).
+  bool recording = false;
+  uint64_t recorded = 0;
+  std::map<std::string, uint64_t> not_recorded;
+  uint64_t rotation = 0;         // replay: rotation (file index) now being delivered
   uint64_t discontinuities = 0;  // replay: seeks and loops so far (an assembler may reset)
 };
 
@@ -48,10 +55,18 @@ class RecordSource {
   virtual bool poll(std::vector<cat240::Record>& out) = 0;
   virtual SourceStatus status() const = 0;
   virtual ReplayControl* replay() { return nullptr; }
+  // A live source delivers as data arrives and cannot be paused, rewound or asked to wait: the
+  // engine reads it on an ingest thread of its own so that nothing is lost while a frame is
+  // processed. Replays and the simulator deliver when asked (they are not live).
+  virtual bool live() const { return false; }
+  // Live sources: waits until poll() has something or `max_ms` passes. Others return at once.
+  virtual void wait_for_data(int /*max_ms*/) {}
   // Live sources record every datagram exactly as it arrives (bytes, arrival time, addresses),
-  // from the next poll() on, to `path` in `format` ("pcap", "pcapng" or "raw"). Returns false
-  // when this source has no such tap (files and the simulator); throws sweepline::Error when the
-  // file cannot be created. A write error stops the recording and shows in status().
+  // as the receiver takes it in (before any queue), to `path` in `format` ("pcap", "pcapng" or
+  // "raw"; raw keeps only ASTERIX datagrams and counts the rest in status().not_recorded).
+  // Returns false when this source has no such tap (files and the simulator); throws
+  // sweepline::Error when the file cannot be created. A write error stops the recording and
+  // shows in status(). Stopping (or destroying the source) flushes and closes the file.
   virtual bool start_raw_recording(const std::string& /*path*/, const std::string& /*format*/) {
     return false;
   }

@@ -191,7 +191,10 @@ void SweepAssembler::commit(int first, int count, int lo, int hi, double t) {
     const uint64_t unwrapped = base_ * uint64_t(rows) + uint64_t(first + k);
     const uint64_t rot = unwrapped / uint64_t(rows);
     while (rot > rotation_) north_crossed(t);
-    write_row(int(unwrapped % uint64_t(rows)), rot, lo, hi);
+    const int r = int(unwrapped % uint64_t(rows));
+    write_row(r, rot, lo, hi);
+    if (frame_.row_time_s.size() != size_t(rows)) frame_.row_time_s.assign(size_t(rows), 0.0);
+    frame_.row_time_s[size_t(r)] = t;
   }
   dirty_ = merge_rows(dirty_, first % rows, count, rows);
 }
@@ -260,6 +263,16 @@ void SweepAssembler::hand_off(PolarFrame& out) {
   for (int k = 0; k < d.count; ++k) {
     const int r = (d.first + k) % frame_.azimuths;
     std::memcpy(out.row(r), frame_.row(r), bins);
+  }
+  if (frame_.row_time_s.size() == size_t(frame_.azimuths)) {
+    if (out.row_time_s.size() != frame_.row_time_s.size()) {
+      out.row_time_s = frame_.row_time_s;
+    } else {
+      for (int k = 0; k < d.count; ++k) {
+        const size_t r = size_t((d.first + k) % frame_.azimuths);
+        out.row_time_s[r] = frame_.row_time_s[r];
+      }
+    }
   }
   out.dirty = d;
   out.range_m = frame_.range_m;

@@ -20,6 +20,7 @@
 
 #include "gpu/cpu/cpu_stages.hpp"
 #include "gpu/cpu/stage_tables.hpp"
+#include "gpu/cpu/video_stage.hpp"
 #include "gpu/cuda/cuda_pipeline.hpp"
 #include "gpu/cuda/cuda_resources.hpp"
 #include "gpu/cuda/detect_kernels.hpp"
@@ -28,8 +29,10 @@
 #include "gpu/cuda/filter_kernels.hpp"
 #include "gpu/cuda/host_copy.hpp"
 #include "gpu/cuda/scan_kernels.hpp"
+#include "gpu/cuda/video_kernels.hpp"
 #include "gpu/reference/fft_cufft.hpp"
 #include "gpu/reference/separable_filters.hpp"
+#include "gpu/video_control.hpp"
 #include "tests/support/frames.hpp"
 
 namespace sg = sweepline::gpu;
@@ -444,6 +447,23 @@ int main(int argc, char** argv) {
                    max_hold.scan(setup, d_mask.get(), d_pyr.get(), sc::Out8{d_den.get(), 0}, s);
                  }),
                  4 * img, 200, -1, ""});
+    // The video stage (Gain, Sea, Rain, the clutter map and land) over every row, the map in its
+    // steady state (its rows seen before). Bytes: the frame, the map read and written, the video.
+    sc::VideoDeviceState vstate_d;
+    vstate_d.reset(kSize, kSize, s);
+    sg::VideoParams vparams;
+    vparams.enabled = true;
+    std::vector<uint8_t> sea_table;
+    const sg::VideoSetup vsetup = sg::resolve_video(vparams, frame, sg::VideoStats{}, sea_table);
+    SWL_CUDA_CHECK(cudaMemcpyAsync(vstate_d.sea.get(), sea_table.data(), sea_table.size(),
+                                   cudaMemcpyHostToDevice, s));
+    const sc::VideoBuffers vb = vstate_d.buffers(d_polar.get());
+    push_target({"video: gain, sea, rain, clutter map, land", timer.rounds_ms([&] {
+                   // The map in its steady state: every row seen before.
+                   SWL_CUDA_CHECK(cudaMemsetAsync(vstate_d.row_age.get(), 20, size_t(kSize), s));
+                   sc::launch_video(vsetup, vb, 0, kSize, s);
+                 }),
+                 6 * img, 40, -1, ""});
     rows.push_back(
         {"threshold", timer.median_ms([&] {
            sc::launch_threshold(d_den.get(), sc::Out8{d_bin.get(), 0}, kSize, kSize, 64, s);
@@ -459,12 +479,22 @@ int main(int argc, char** argv) {
       const char* tag;
       bool bilinear;
       int dirty;
+      bool console = false;  // the console's defaults: video stage, threshold 48, labels, plots
     };
     for (const FrameRun& run :
          {FrameRun{"frame: ", false, 64}, FrameRun{"frame (bilinear): ", true, 64},
-          FrameRun{"frame (all rows dirty): ", false, kSize}}) {
+          FrameRun{"frame (all rows dirty): ", false, kSize},
+          FrameRun{"frame (console defaults, all rows dirty): ", false, kSize, true}}) {
       sg::PipelineParams fp = params;
       if (run.bilinear) fp.scan = sg::ScanMode::Bilinear;
+      if (run.console) {
+        fp.video.enabled = true;
+        fp.threshold = 72;
+        fp.denoise = sg::DenoiseMode::None;
+        fp.label_enabled = true;
+        fp.label.min_area = 6;
+        fp.label.max_area = 20000;
+      }
       const std::string tag = run.tag;
       auto pipe = sc::make_cuda_pipeline();
       sweepline::PolarFrame f = frame;
@@ -521,6 +551,10 @@ int main(int argc, char** argv) {
       cpu_row("cfar polar (guard 2, train 16)",
               [&] { sg::cpu::cfar_polar(pool, frame, 2, 16, 1e-3, mask); });
       cpu_row("threshold", [&] { sg::cpu::threshold(pool, den, 64, bin); });
+      sg::cpu::VideoState vstate;
+      sg::cpu::video_stage(pool, frame, vsetup, sea_table, vstate);
+      cpu_row("video: gain, sea, rain, clutter map, land",
+              [&] { sg::cpu::video_stage(pool, frame, vsetup, sea_table, vstate); });
     }
 
     const Row& roof = rows[0];

@@ -28,6 +28,13 @@ struct Geometry {
   double metres_per_pixel = 1;
 };
 
+// The most components a labelling collects by default (LabelParams::max_components). Each
+// collected component costs about 130 bytes on the host (its accumulator and its Component), so an
+// adversarial image would otherwise cost gigabytes (an 8192 x 8192 checkerboard, 4-connected, has
+// 33.5 million components: 5.2 GB). 4 Mi keeps that under 0.6 GB and holds every image the
+// benchmarks label (4096 x 4096 random images reach 2.2 million; docs/limits.md).
+inline constexpr int64_t kDefaultMaxComponents = int64_t(1) << 22;
+
 struct LabelParams {
   int connectivity = 8;  // 4 or 8
   Algorithm algorithm = Algorithm::Fast;
@@ -38,6 +45,9 @@ struct LabelParams {
   bool fill_holes = false;  // paper 003: background holes below hole_max_area become foreground
   int64_t hole_max_area = 0;
   Geometry geometry;
+  // Beyond this many components (before the area filter) none are collected: the result says so
+  // (LabelResult::limit_exceeded) instead. 0: no limit.
+  int64_t max_components = kDefaultMaxComponents;
 };
 
 struct Component {
@@ -55,7 +65,15 @@ struct LabelResult {
   int32_t count = 0;                  // components kept
   std::vector<Component> components;  // in label order, labels 1..count
   StageTimes times;
+  int64_t found = 0;  // components before the area filter
+  // found > params.max_components: nothing was collected (count 0, no components, the label
+  // image all background). The caller reports it; the frame's other images are unaffected.
+  bool limit_exceeded = false;
 };
+
+// "labelling: N components, more than the limit of M (LabelParams::max_components)", for a
+// result whose limit_exceeded is set.
+std::string limit_message(const LabelResult& r, const LabelParams& params);
 
 const char* to_string(Algorithm a);
 Algorithm algorithm_from_string(const std::string& s);  // throws sweepline::Error

@@ -48,23 +48,39 @@ RunLabels label_runs(const uint8_t* mask, int w, int h, uint8_t value, int conne
                      int threads) {
   const int slack = connectivity == 8 ? 1 : 0;
   threads = std::max(1, std::min(threads, h));
-  struct Strip {
-    int r0 = 0, r1 = 0;
-    std::vector<Run> runs;
-    std::vector<int32_t> parent;
-    std::vector<int32_t> rows;  // local index of each row's first run
-  };
-  std::vector<Strip> strips(threads);
-  for (int t = 0; t < threads; ++t) {
-    strips[t].r0 = int(int64_t(h) * t / threads);
-    strips[t].r1 = int(int64_t(h) * (t + 1) / threads);
-  }
-  // Pass 1, per strip: extract the runs and join each row to the one above inside the strip.
+  std::vector<int> r0(size_t(threads) + 1);
+  for (int t = 0; t <= threads; ++t) r0[size_t(t)] = int(int64_t(h) * t / threads);
+  // Pass 1, per strip: count the runs, so that every strip then writes its runs and parents
+  // straight into the one global array (no per-strip copies: an image of single-pixel runs, the
+  // worst case, holds w * h / 2 of them).
+  std::vector<int64_t> offset(size_t(threads) + 1, 0);
   parallel_chunks(threads, threads, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
-      Strip& s = strips[t];
-      for (int y = s.r0; y < s.r1; ++y) {
-        s.rows.push_back(int32_t(s.runs.size()));
+      int64_t n = 0;
+      for (int y = r0[size_t(t)]; y < r0[size_t(t) + 1]; ++y) {
+        const uint8_t* row = mask + size_t(y) * size_t(w);
+        bool in = false;
+        for (int x = 0; x < w; ++x) {
+          const bool on = row[x] == value;
+          n += on && !in;
+          in = on;
+        }
+      }
+      offset[size_t(t) + 1] = n;
+    }
+  });
+  for (int t = 0; t < threads; ++t) offset[size_t(t) + 1] += offset[size_t(t)];
+  RunLabels out;
+  out.runs.resize(size_t(offset[size_t(threads)]));
+  // Indices are int32: at most w * h / 2 runs, and validate() keeps w * h below 2^31.
+  std::vector<int32_t> parent(out.runs.size());
+  out.run_rows.assign(size_t(h) + 1, 0);
+  // Pass 2, per strip: extract the runs and join each row to the one above inside the strip.
+  parallel_chunks(threads, threads, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      int32_t k = int32_t(offset[size_t(t)]);
+      for (int y = r0[size_t(t)]; y < r0[size_t(t) + 1]; ++y) {
+        out.run_rows[size_t(y)] = k;
         const uint8_t* row = mask + size_t(y) * size_t(w);
         int x = 0;
         while (x < w) {
@@ -72,51 +88,34 @@ RunLabels label_runs(const uint8_t* mask, int w, int h, uint8_t value, int conne
           if (x == w) break;
           int x0 = x;
           while (x < w && row[x] == value) ++x;
-          s.runs.push_back({y, x0, x - 1});
+          out.runs[size_t(k)] = {x0, x - 1};
+          parent[size_t(k)] = k;
+          ++k;
         }
       }
-      s.rows.push_back(int32_t(s.runs.size()));
-      s.parent.resize(s.runs.size());
-      for (size_t i = 0; i < s.parent.size(); ++i) s.parent[i] = int32_t(i);
-      for (int y = s.r0 + 1; y < s.r1; ++y) {
-        int k = y - s.r0;
-        join_rows(s.runs.data(), s.parent.data(), s.rows[k - 1], s.rows[k], s.rows[k],
-                  s.rows[k + 1], slack);
+      for (int y = r0[size_t(t)] + 1; y < r0[size_t(t) + 1]; ++y) {
+        const int32_t row_end = y + 1 < r0[size_t(t) + 1] ? out.run_rows[size_t(y) + 1] : k;
+        join_rows(out.runs.data(), parent.data(), out.run_rows[size_t(y) - 1],
+                  out.run_rows[size_t(y)], out.run_rows[size_t(y)], row_end, slack);
       }
     }
   });
-  // Concatenate with global indices (parents stay <= their index).
-  RunLabels out;
-  std::vector<int32_t> offset(threads + 1, 0);
-  for (int t = 0; t < threads; ++t) offset[t + 1] = offset[t] + int32_t(strips[t].runs.size());
-  out.runs.resize(size_t(offset[threads]));
-  std::vector<int32_t> parent(out.runs.size());
-  out.run_rows.assign(size_t(h) + 1, 0);
-  parallel_chunks(threads, threads, [&](int64_t b, int64_t e) {
-    for (int64_t t = b; t < e; ++t) {
-      Strip& s = strips[t];
-      int32_t off = offset[t];
-      std::copy(s.runs.begin(), s.runs.end(), out.runs.begin() + off);
-      for (size_t i = 0; i < s.parent.size(); ++i) parent[off + i] = off + s.parent[i];
-      for (int y = s.r0; y < s.r1; ++y) out.run_rows[y] = off + s.rows[y - s.r0];
-      std::vector<Run>().swap(s.runs);
-    }
-  });
-  out.run_rows[h] = offset[threads];
-  // Pass 2: the seams between strips.
+  out.run_rows[size_t(h)] = int32_t(offset[size_t(threads)]);
+  // Pass 3: the seams between strips.
   for (int t = 1; t < threads; ++t) {
-    int y = strips[t].r0;
+    const int y = r0[size_t(t)];
     if (y == 0 || y >= h) continue;
-    join_rows(out.runs.data(), parent.data(), out.run_rows[y - 1], out.run_rows[y], out.run_rows[y],
-              out.run_rows[y + 1], slack);
+    join_rows(out.runs.data(), parent.data(), out.run_rows[size_t(y) - 1], out.run_rows[size_t(y)],
+              out.run_rows[size_t(y)], out.run_rows[size_t(y) + 1], slack);
   }
-  // Pass 3: number the roots in raster order; parent[i] < i for every non-root.
-  out.comp.resize(out.runs.size());
+  // Pass 4: number the roots in raster order, in place: parent[i] < i for every non-root, and
+  // slot parent[i] already holds that run's component when run i is reached.
   int32_t n = 0;
-  for (size_t i = 0; i < out.runs.size(); ++i) {
-    int32_t p = parent[i];
-    out.comp[i] = (p == int32_t(i)) ? ++n : out.comp[size_t(p)];
+  for (size_t i = 0; i < parent.size(); ++i) {
+    const int32_t p = parent[i];
+    parent[i] = (p == int32_t(i)) ? ++n : parent[size_t(p)];
   }
+  out.comp = std::move(parent);
   out.count = n;
   return out;
 }

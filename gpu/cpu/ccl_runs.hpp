@@ -6,8 +6,10 @@
 
 namespace sweepline::ccl::detail {
 
+// One horizontal run of a row; its row is known from RunLabels::run_rows (8 bytes a run: an
+// image of single-pixel runs holds w * h / 2 of them).
 struct Run {
-  int32_t y = 0, x0 = 0, x1 = 0;  // x1 inclusive
+  int32_t x0 = 0, x1 = 0;  // x1 inclusive
 };
 
 struct RunLabels {

@@ -5,6 +5,9 @@
 #include "gpu/cpu/cpu_stages.hpp"
 #include "gpu/cpu/stage_tables.hpp"
 #include "gpu/cpu/thread_pool.hpp"
+#include "gpu/cpu/video_stage.hpp"
+#include "gpu/plot_extractor.hpp"
+#include "gpu/video_control.hpp"
 
 namespace sweepline::gpu {
 
@@ -24,9 +27,17 @@ class CpuPipeline final : public Pipeline {
     r.height = params.height;
     r.frame = result_.frame + 1;
     const ScanSetup setup = make_scan_setup(params, frame);
+    const uint8_t* polar = frame.cells.data();
+    if (params.video.enabled) {
+      ScopedStageTimer t(r.times, "video");
+      const VideoSetup vs = resolve_video(params.video, frame, stats_, sea_table_);
+      cpu::video_stage(pool_, frame, vs, sea_table_, video_);
+      stats_ = video_stats(sector_sums(video_.row_stats, frame.azimuths));
+      polar = video_.video.data();
+    }
     {
       ScopedStageTimer t(r.times, "scan");
-      cpu::scan_convert(pool_, setup, frame.cells.data(), params.scan, scan_);
+      cpu::scan_convert(pool_, setup, polar, params.scan, scan_);
     }
     {
       ScopedStageTimer t(r.times, "denoise");
@@ -69,9 +80,13 @@ class CpuPipeline final : public Pipeline {
       }
       r.labelled = true;
       r.count = lr.count;
+      r.label_limit_exceeded = lr.limit_exceeded;
+      r.components_found = lr.found;
       r.components = std::move(lr.components);
       for (const StageTime& st : lr.times) r.times.push_back({"label:" + st.stage, st.ms});
       labels_ = std::move(lr.labels);
+      ScopedStageTimer t(r.times, "plots");
+      r.plots = plots_.extract(r.components, g, frame, params.plot);
     }
     result_ = std::move(r);
   }
@@ -89,6 +104,10 @@ class CpuPipeline final : public Pipeline {
   ImageI32 labels_;
   std::vector<uint16_t> scratch_;
   std::vector<uint8_t> mask_;
+  cpu::VideoState video_;
+  VideoStats stats_;
+  std::vector<uint8_t> sea_table_;
+  PlotExtractor plots_;
 };
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "gpu/cpu/stage_tables.hpp"
 
+#include "gpu/plot_extractor.hpp"
+#include "gpu/video_control.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -121,6 +124,8 @@ void validate(const PipelineParams& p, const PolarFrame& f) {
   SWL_CHECK(p.cfar_guard >= 0 && p.cfar_train >= 1 && p.cfar_guard + p.cfar_train <= kMaxCfarCells,
             "pipeline: CFAR needs guard >= 0, train >= 1, guard + train <= 256");
   SWL_CHECK(p.cfar_pfa > 0 && p.cfar_pfa < 1, "pipeline: cfar_pfa must be in (0, 1)");
+  validate(p.video);
+  validate(p.plot);
   // The display pixel must map to a finite, representable range in bins.
   const DisplayGeometry g = display_geometry(p, f);
   const double step = g.metres_per_pixel * f.range_bins / f.range_m;

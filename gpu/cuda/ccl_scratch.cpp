@@ -184,6 +184,16 @@ ccl::LabelResult CclScratch::fetch(bool with_label_image) {
   const ccl::LabelParams& p = params_;
   const std::array<int32_t, 4> counts = this->counts();
   const int64_t n = counts[0];
+  r.found = n;
+  if (ws.with_stats && p.max_components > 0 && n > p.max_components) {
+    // Too many to collect (ccl.hpp): none, and a label image to match (all background).
+    r.limit_exceeded = true;
+    SWL_CUDA_CHECK(cudaMemsetAsync(ws.labels, 0, size_t(ws.n) * sizeof(int32_t), stream_));
+    SWL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (with_label_image) r.labels = ImageI32(ws.w, ws.h, 0);
+    pending_ = false;
+    return r;
+  }
   const bool filter = p.min_area > 0 || p.max_area > 0;
   const bool has_int = d_intensity_ != nullptr;
   bool have_labels = false;

@@ -20,6 +20,9 @@
 #include "gpu/cuda/fft_kernels.hpp"
 #include "gpu/cuda/filter_kernels.hpp"
 #include "gpu/cuda/scan_kernels.hpp"
+#include "gpu/cuda/video_kernels.hpp"
+#include "gpu/plot_extractor.hpp"
+#include "gpu/video_control.hpp"
 
 namespace sweepline::gpu::cuda {
 
@@ -60,6 +63,7 @@ class CudaPipelineImpl final : public CudaPipeline {
       d_mask_.resize(frame.cells.size());
       d_pyr_.resize(std::max<size_t>(1, az_pyramid_cells(frame.azimuths, frame.range_bins)));
       h_polar_.resize(frame.cells.size());
+      resize_video_state(frame);
       az_ = frame.azimuths;
       bins_ = frame.range_bins;
       polar_valid_ = false;
@@ -78,10 +82,16 @@ class CudaPipelineImpl final : public CudaPipeline {
     // The copy alone as a sub-stage ("upload:copy"; the stage also holds the texture updates).
     copy_timed_ = parts_ > 0;
     if (copy_timed_) SWL_CUDA_CHECK(cudaEventRecord(copy_done_.get(), s));
-    update_polar_texture(params.scan, setup);
     mark("upload");
 
-    scan(setup, d_polar_.get(), params.scan, Out8{d_scan_.get(), targets.scan});
+    const uint8_t* d_src = d_polar_.get();
+    if (params.video.enabled) {
+      video(params.video, frame);
+      mark("video");
+      d_src = video_.video.get();
+    }
+    update_polar_texture(params.scan, setup, d_src);
+    scan(setup, d_src, params.scan, Out8{d_scan_.get(), targets.scan});
     mark("scan");
 
     const Out8 den{d_den_.get(), targets.denoised};
@@ -117,7 +127,19 @@ class CudaPipelineImpl final : public CudaPipeline {
 
     labels_pending_ = false;
     StageTimes host_times;
-    if (params.label_enabled) label(frame, params, targets, r, host_times);
+    if (params.label_enabled) {
+      label(frame, params, targets, r, host_times);
+      // What the plot extractor needs once the components are in (finish_pending).
+      plot_geometry_ = display_geometry(params, frame);
+      plot_params_ = params.plot;
+      plot_frame_.azimuths = frame.azimuths;
+      plot_frame_.range_bins = frame.range_bins;
+      plot_frame_.range_m = frame.range_m;
+      plot_frame_.dirty = frame.dirty;
+      plot_frame_.rotation = frame.rotation;
+      plot_frame_.sweep_azimuth_deg = frame.sweep_azimuth_deg;
+      plot_frame_.row_time_s = frame.row_time_s;
+    }
     host_times_ = std::move(host_times);
     result_ = std::move(r);
     pending_ = true;
@@ -166,18 +188,24 @@ class CudaPipelineImpl final : public CudaPipeline {
     }
     if (mode == ScanMode::MaxHold)
       max_hold_.scan(setup, d_src, d_pyr_.get(), out, stream_.get(),
-                     d_src == d_polar_.get() && range_tex_valid_ ? &range_tex_ : nullptr);
+                     d_src == tex_src_ && range_tex_valid_ ? &range_tex_ : nullptr);
     else
-      launch_scan(setup, d_src, mode, out, d_pyr_.get(), stream_.get(),
-                  mode == ScanMode::Bilinear && d_src == d_polar_.get() && tex_valid_ ? &polar_tex_
-                                                                                      : nullptr);
+      launch_scan(
+          setup, d_src, mode, out, d_pyr_.get(), stream_.get(),
+          mode == ScanMode::Bilinear && d_src == tex_src_ && tex_valid_ ? &polar_tex_ : nullptr);
   }
 
   // The bilinear scan reads the frame through its CUDA array (PolarTexture, tex2Dgather), the
   // max-hold scan through another with the frame's range maxima (its arithmetic route): the
   // rows uploaded this frame are copied into the mode's array on the device, all rows when the
   // array is new or missed a frame's rows (another mode ran); part of the "upload" stage.
-  void update_polar_texture(ScanMode mode, const ScanSetup& setup) {
+  // `d_src` is the polar image the scan reads (the raw frame or the processed video): the same
+  // rows of it changed this frame, and a change of source means a full copy.
+  void update_polar_texture(ScanMode mode, const ScanSetup& setup, const uint8_t* d_src) {
+    if (d_src != tex_src_) {
+      tex_valid_ = range_tex_valid_ = false;
+      tex_src_ = d_src;
+    }
     update_texture(polar_tex_, tex_valid_, mode == ScanMode::Bilinear);
     update_texture(range_tex_, range_tex_valid_,
                    mode == ScanMode::MaxHold && max_hold_.takes_range_texture(setup));
@@ -189,13 +217,43 @@ class CudaPipelineImpl final : public CudaPipeline {
     }
     cudaStream_t s = stream_.get();
     if (!valid || tex.azimuths() != az_ || tex.bins() != bins_) {
-      tex.update(d_polar_.get(), az_, bins_, 0, az_, s);
+      tex.update(tex_src_, az_, bins_, 0, az_, s);
     } else {
       const size_t b = size_t(bins_);
       for (int i = 0; i < parts_; ++i)
-        tex.update(d_polar_.get(), az_, bins_, int(parts_off_[i] / b), int(parts_n_[i] / b), s);
+        tex.update(tex_src_, az_, bins_, int(parts_off_[i] / b), int(parts_n_[i] / b), s);
     }
     valid = true;
+  }
+
+  // The video stage over the rows uploaded this frame (all of them after a reset), with the
+  // statistics the automatic controls use copied back for the next frame.
+  void video(const VideoParams& p, const PolarFrame& frame) {
+    cudaStream_t s = stream_.get();
+    const VideoSetup su = resolve_video(p, frame, stats_, sea_table_);
+    SWL_CUDA_CHECK(cudaMemcpyAsync(video_.sea.get(), sea_table_.data(), sea_table_.size(),
+                                   cudaMemcpyHostToDevice, s));
+    const VideoBuffers b = video_.buffers(d_polar_.get());
+    int first = 0, count = 0;
+    if (parts_ > 0) {
+      first = int(parts_off_[0] / size_t(bins_));
+      for (int i = 0; i < parts_; ++i) count += int(parts_n_[i] / size_t(bins_));
+    }
+    launch_video(su, b, first, count, s);
+    SWL_CUDA_CHECK(cudaMemcpyAsync(h_sector_stats_.get(), video_.sector_stats.get(),
+                                   video_.sector_stats.size() * sizeof(uint64_t),
+                                   cudaMemcpyDeviceToHost, s));
+    stats_pending_ = true;
+  }
+  // A new frame shape: the video state starts empty (no history, no statistics).
+  void resize_video_state(const PolarFrame& frame) {
+    cudaStream_t s = stream_.get();
+    video_.reset(frame.azimuths, frame.range_bins, s);
+    h_sector_stats_.resize(video_.sector_stats.size());
+    stats_ = VideoStats{};
+    stats_pending_ = false;
+    plots_.reset();
+    tex_src_ = nullptr;
   }
 
   void mark(const char* stage) {
@@ -279,8 +337,18 @@ class CudaPipelineImpl final : public CudaPipeline {
       labels_pending_ = false;
       ccl::LabelResult lr = labeller_.fetch(false);
       result_.count = lr.count;
+      result_.label_limit_exceeded = lr.limit_exceeded;
+      result_.components_found = lr.found;
       result_.components = std::move(lr.components);
       for (const StageTime& st : lr.times) times.push_back({"label:" + st.stage, st.ms});
+      ScopedStageTimer t(times, "plots");
+      result_.plots = plots_.extract(result_.components, plot_geometry_, plot_frame_, plot_params_);
+    }
+    if (stats_pending_) {
+      stats_pending_ = false;
+      SectorSums sums;
+      sums.v.assign(h_sector_stats_.get(), h_sector_stats_.get() + video_.sector_stats.size());
+      stats_ = video_stats(sums);
     }
     result_.times = std::move(times);
   }
@@ -302,6 +370,17 @@ class CudaPipelineImpl final : public CudaPipeline {
   std::vector<const char*> stages_;
   StageTimes host_times_;
   DeviceBuffer<uint8_t> d_polar_, d_mask_, d_pyr_, d_scan_, d_den_, d_bin_;
+  // The video stage (video_kernels.hpp) and what it keeps between frames.
+  VideoDeviceState video_;
+  PinnedBuffer<uint64_t> h_sector_stats_;
+  std::vector<uint8_t> sea_table_;
+  VideoStats stats_;
+  bool stats_pending_ = false;
+  const uint8_t* tex_src_ = nullptr;  // the image the polar textures hold
+  PlotExtractor plots_;
+  DisplayGeometry plot_geometry_;
+  PlotParams plot_params_;
+  PolarFrame plot_frame_;  // the pending frame's shape, sweep and row times (no cells)
   PinnedBuffer<uint8_t> h_polar_;
   MaxHoldTable max_hold_;
   PolarTexture polar_tex_;

@@ -9,7 +9,7 @@ area_tests() {
     ccl) echo 'GpuCcl*:GpuDevice.Compressible*' ;;
     scan) echo 'GpuScan*:GpuPipeline.ScanConversion*:GpuPipeline.MaxHold*:GpuPipeline.Cfar*:GpuPipeline.Writes*:GpuPipeline.FullSize*' ;;
     filters) echo 'GpuFilters*:GpuPipeline.Denois*:GpuPipeline.Gaussian*:GpuPipeline.Fft*:GpuPipeline.Writes*:GpuPipeline.FullSize*' ;;
-    pipeline) echo 'GpuPipeline*:HostCopy*' ;;
+    pipeline) echo 'GpuPipeline*:GpuVideo*:HostCopy*' ;;
   esac
 }
 # The small cases each sanitizer runs on: racecheck takes minutes on a full-size case, so both

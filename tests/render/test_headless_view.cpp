@@ -186,8 +186,10 @@ TEST(HeadlessView, EveryVesselOfACleanSceneIsFound) {
   }
 }
 
-TEST(HeadlessView, OverlayBoxesAreDrawnWhereTheReportPutsTheComponents) {
-  const HeadlessRun r = headless(kSource + "/assets/harbour.pcap", 1, "boxes", "--backend cpu");
+// The overlay boxes the plots (a plot needs the previous sweep, so the third frame is used), each
+// round its component's pixels.
+TEST(HeadlessView, OverlayBoxesAreDrawnWhereTheReportPutsThePlots) {
+  const HeadlessRun r = headless(kSource + "/assets/harbour.pcap", 3, "boxes", "--backend cpu");
   ASSERT_EQ(r.status, 0) << r.output;
   const json& view = r.report["view"];
   const json& disp = r.report["display"];
@@ -201,7 +203,10 @@ TEST(HeadlessView, OverlayBoxesAreDrawnWhereTheReportPutsTheComponents) {
     return r > 120 && g * 100 > r * 60 && g * 100 < r * 95 && b * 100 < r * 40;
   };
   int checked = 0, found = 0;
-  for (const auto& c : r.report["frames"][0]["components"]) {
+  const json& last = r.report["frames"].back();
+  for (const auto& p : last["plots"]) {
+    const json& c = last["components"][p["component"].get<size_t>() - 1];
+    ASSERT_EQ(c["id"], p["component"]);
     // Left edge of the box: pixel column xmin's left edge in world metres, then on screen.
     const double e0 = (c["bbox"][0].get<double>() - 0.5 * w) * mpp;
     const double n0 = -(c["bbox"][1].get<double>() - 0.5 * h) * mpp;

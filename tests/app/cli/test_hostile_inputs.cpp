@@ -178,6 +178,33 @@ TEST(HostileInputs, LargestAcceptedImageIsLabelledWithinOneGiB) {
   RecordProperty("max_rss_kib", std::to_string(m.max_rss_kib));
 }
 
+TEST(HostileInputs, CheckerboardOverTheComponentLimitIsRefusedWithinOneGiB) {
+  // 8192 x 8192 alternating pixels, 4-connected: 33.5 million components, which took 5.2 GB to
+  // collect. Over LabelParams::max_components: refused with the count and the limit.
+  std::string pgm = "P5\n8192 8192\n255\n";
+  const size_t header = pgm.size();
+  pgm.resize(header + size_t{8192} * 8192);
+  for (size_t y = 0; y < 8192; ++y)
+    for (size_t x = 0; x < 8192; ++x) pgm[header + y * 8192 + x] = char(((x + y) & 1) ? 255 : 0);
+  const std::string path = temp_path("checker_8192.pgm");
+  write_file(path, pgm);
+  pgm.clear();
+  const Measured m = run_measured({"label", path, "--connectivity", "4"});
+  expect_refused(m, "33554432 components, more than the limit of 4194304");
+  EXPECT_LT(m.max_rss_kib, kOneGiBKiB);
+  RecordProperty("max_rss_kib", std::to_string(m.max_rss_kib));
+  // The same image within a limit given on the command line is labelled (8-connected it is one
+  // component; 4-connected with --max-components 0 it would take the gigabytes again).
+  const Measured one = run_measured({"label", path, "--connectivity", "8"});
+  EXPECT_EQ(one.status, 0) << one.output;
+  EXPECT_NE(one.output.find(": 1 components"), std::string::npos) << one.output;
+  EXPECT_LT(one.max_rss_kib, kOneGiBKiB);  // 33.5 million runs, labelled in place
+  const Measured low =
+      run_measured({"label", path, "--connectivity", "8", "--max-components", "-1"});
+  EXPECT_EQ(low.status, 2) << low.output;
+  fs::remove(path);
+}
+
 TEST(HostileInputs, TruncatedPgmIsRefusedBeforeAllocating) {
   // Within the limits (8192 x 8192 = 64 MiB) but only 100 bytes of pixels: refused before the
   // image is allocated, so the process stays near its size on a tiny image.

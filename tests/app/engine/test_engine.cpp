@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/common/check.hpp"
 #include "app/engine/engine.hpp"
 #include "app/engine/report.hpp"
 #include "gpu/backend/cuda_availability.hpp"
@@ -548,4 +549,45 @@ TEST(Engine, SourceFormKeepsTheOpenSourcesUriSpeedAndLoop) {
   EXPECT_EQ(e.settings().source.udp_port, 9100);
   EXPECT_EQ(e.settings().source.uri, cpu_settings().source.uri);
   EXPECT_EQ(e.settings().source.speed, 0);
+}
+
+// Settings: values out of range are refused with the key that holds them, never clamped.
+TEST(EngineSettings, RefusesBadValuesNamingTheKey) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"({"pipeline": {"video": {"gain": 1e300}}})", "processing.pipeline.video.gain"},
+      {R"({"pipeline": {"video": {"sea": -5}}})", "processing.pipeline.video.sea"},
+      {R"({"pipeline": {"plot": {"pulse_m": 0}}})", "processing.pipeline.plot.pulse_m"},
+      {R"({"pipeline": {"threshold": 300}})", "processing.pipeline.threshold"},
+      {R"({"pipeline": {"gaussian_sigma": 1e300}})", "processing.pipeline.gaussian_sigma"},
+      {R"({"pipeline": {"connectivity": 6}})", "processing.pipeline.connectivity"},
+      {R"({"size": -1})", "processing.size"},
+      {R"({"azimuths": 1000000})", "processing.azimuths"},
+      {R"({"azimuths": 65536, "range_bins": 65536})", "processing.azimuths"},
+      {R"({"azimuths": 16384, "range_bins": 16384})",
+       "processing.azimuths x processing.range_bins"},
+      {R"({"size": 16384})", "processing.size"},
+      {R"({"backend": "quantum"})", "processing.backend"},
+  };
+  for (const auto& [text, key] : bad) {
+    ProcessingSettings s;
+    try {
+      read_processing(nlohmann::json::parse(text), s);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+  SourceSettings so;
+  EXPECT_THROW(read_source(nlohmann::json::parse(R"({"udp_port": 70000})"), so), Error);
+  // Good values round-trip, the video and plot groups included.
+  ProcessingSettings s;
+  s.params.video.sea_auto = false;
+  s.params.video.sea = 35;
+  s.params.plot.confirm_scans = 1;
+  ProcessingSettings back;
+  read_processing(processing_json(s), back);
+  EXPECT_FALSE(back.params.video.sea_auto);
+  EXPECT_EQ(back.params.video.sea, 35);
+  EXPECT_EQ(back.params.plot.confirm_scans, 1);
+  EXPECT_TRUE(ProcessingSettings::default_params().video.enabled);
 }

@@ -1,5 +1,6 @@
 // Live UDP on loopback (127.0.0.1 only): ten times a real radar's rate without loss, recording
-// with arrival times, drops when the consumer stalls, multicast join when the kernel allows.
+// with arrival times at the receiver (before the queue, ASTERIX only in raw files, complete up to
+// a stop), drops when the consumer stalls, multicast join when the kernel allows.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -11,12 +12,14 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include "app/asterix/cat240_encoder.hpp"
 #include "app/capture/capture_reader.hpp"
+#include "app/capture/capture_writer.hpp"
 #include "app/common/check.hpp"
 #include "app/net/msg_index_tracker.hpp"
 #include "app/net/udp_receiver.hpp"
@@ -199,6 +202,121 @@ TEST(UdpReceiver, RawRecordingStartsAndStopsOnAStreamKeepingEveryDatagramAsRecei
   EXPECT_THROW(source.start_raw_recording((dir / "x.pcap").string(), "mp4"), Error);
   EXPECT_THROW(source.start_raw_recording((dir / "no/such/dir/x.pcap").string(), "pcap"), Error);
   EXPECT_FALSE(source.raw_recording());
+  std::filesystem::remove_all(dir);
+}
+
+// A small video message (64 cells): many fit in the kernel's default receive buffer.
+std::vector<uint8_t> small_message(uint32_t index) {
+  cat240::Record r;
+  r.sac = 1;
+  r.sic = 2;
+  r.msg_index = index;
+  cat240::VideoHeader h;
+  h.start_az = h.end_az = uint16_t(index * 64);
+  h.cell_dur = 130666656;
+  h.unit = cat240::CellDurUnit::Femto;
+  r.header = h;
+  r.cells.assign(64, uint8_t(index));
+  r.nb_cells = 64;
+  return cat240::encode_block(r);
+}
+
+// Waits until the receiver has taken `n` datagrams in (at most 2 s).
+void wait_received(const net::UdpReceiver& rx, uint64_t n) {
+  const auto deadline = steady_clock::now() + seconds(2);
+  while (rx.stats().datagrams < n && steady_clock::now() < deadline)
+    std::this_thread::sleep_for(milliseconds(2));
+}
+
+TEST(UdpReceiver, RecordingIsMadeBeforeTheQueueSoQueueDropsAreStillRecorded) {
+  const auto dir = temp_dir();
+  net::UdpConfig cfg;
+  cfg.address = "127.0.0.1";
+  cfg.max_queued_datagrams = 10;  // a consumer that never drains: 90 of 100 dropped from the queue
+  net::UdpReceiver rx(cfg);
+  const std::string path = (dir / "before_queue.pcap").string();
+  rx.start_recording(path, capture::CaptureFormat::Pcap);
+  Sender s;
+  for (int i = 0; i < 100; ++i)
+    ASSERT_TRUE(s.send_to("127.0.0.1", rx.port(), small_message(uint32_t(i))));
+  wait_received(rx, 100);
+  rx.stop_recording();
+  EXPECT_EQ(rx.stats().dropped, 90u);
+  const net::RecordingStats rec = rx.recording();
+  EXPECT_FALSE(rec.active);
+  EXPECT_EQ(rec.written, 100u);
+  EXPECT_TRUE(rec.error.empty()) << rec.error;
+  auto reader = capture::open_capture(path);
+  capture::Datagram d;
+  uint32_t n = 0;
+  while (reader->next(d)) EXPECT_EQ(d.payload, small_message(n++));
+  EXPECT_EQ(n, 100u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(UdpReceiver, RawRecordingWritesOnlyAsterixAndCountsTheRestByReason) {
+  const auto dir = temp_dir();
+  net::UdpConfig cfg;
+  cfg.address = "127.0.0.1";
+  net::UdpReceiver rx(cfg);
+  const std::string path = (dir / "feed.ast").string();
+  rx.start_recording(path, capture::CaptureFormat::Raw);
+  const std::vector<uint8_t> cat48 = {0x30, 0x00, 0x05, 0xFF, 0x01};  // ASTERIX, not video
+  const std::vector<std::vector<uint8_t>> junk = {
+      {},                              // empty
+      {'h', 'e', 'l', 'l', 'o'},       // text: LEN 0x656c runs off the datagram
+      {0xF0, 0x00, 0x01, 0xAA},        // LEN below 3
+      {0xF0, 0x00, 0x08, 0x01, 0x02},  // LEN beyond the datagram
+  };
+  Sender s;
+  uint64_t sent = 0;
+  for (uint32_t i = 0; i < 20; ++i) {
+    ASSERT_TRUE(s.send_to("127.0.0.1", rx.port(), small_message(i)));
+    ++sent;
+    if (i % 5 == 0) {
+      ASSERT_TRUE(s.send_to("127.0.0.1", rx.port(), junk[(i / 5) % junk.size()]));
+      ++sent;
+    }
+  }
+  ASSERT_TRUE(s.send_to("127.0.0.1", rx.port(), cat48));
+  ++sent;
+  wait_received(rx, sent);
+  rx.stop_recording();
+  const net::RecordingStats rec = rx.recording();
+  EXPECT_EQ(rec.written, 21u);  // 20 video messages and the CAT48 block
+  EXPECT_EQ(rec.not_written, (std::map<std::string, uint64_t>{
+                                 {"empty", 1}, {"block_truncated", 2}, {"bad_block_len", 1}}));
+  // The file decodes from its first block to its last.
+  auto reader = capture::open_capture(path);
+  EXPECT_EQ(reader->format(), capture::CaptureFormat::Raw);
+  capture::Datagram d;
+  uint32_t n = 0;
+  while (reader->next(d)) EXPECT_EQ(d.payload, small_message(n++));
+  EXPECT_EQ(n, 20u);
+  EXPECT_EQ(reader->stats().non_cat240, 1u);
+  EXPECT_TRUE(reader->stats().skipped.empty());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(UdpReceiver, StoppingTakesInWhatTheSocketHoldsFirst) {
+  // A stop (SIGINT in a command) right after the sender: everything the host had received is
+  // recorded, whether or not the receiver thread had got to it.
+  const auto dir = temp_dir();
+  net::UdpConfig cfg;
+  cfg.address = "127.0.0.1";
+  net::UdpReceiver rx(cfg);
+  const std::string path = (dir / "stop.pcap").string();
+  rx.start_recording(path, capture::CaptureFormat::Pcap);
+  Sender s;
+  const int n = 50;  // small datagrams: they fit in the kernel's default buffer
+  for (int i = 0; i < n; ++i)
+    ASSERT_TRUE(s.send_to("127.0.0.1", rx.port(), small_message(uint32_t(i))));
+  rx.stop();
+  rx.stop_recording();
+  EXPECT_EQ(rx.stats().datagrams, uint64_t(n));
+  EXPECT_EQ(rx.recording().written, uint64_t(n));
+  std::vector<capture::Datagram> got;
+  EXPECT_EQ(rx.drain(got), size_t(n));
   std::filesystem::remove_all(dir);
 }
 

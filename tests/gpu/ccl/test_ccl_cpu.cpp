@@ -155,3 +155,38 @@ TEST(CclNames, RoundTrip) {
     EXPECT_EQ(ccl::box_method_from_string(ccl::to_string(m)), m);
   EXPECT_THROW(ccl::algorithm_from_string("bfs"), Error);
 }
+
+TEST(CclCpu, ComponentLimitCollectsNothingAndSaysSo) {
+  // A 4-connected checkerboard: one component every other pixel, the labeller's worst case.
+  const Image8 img = test::checkerboard(200, 100, 1);
+  ccl::LabelParams p;
+  p.connectivity = 4;
+  p.max_components = 9999;
+  const ccl::LabelResult over = ccl::label_cpu(img, p);
+  EXPECT_TRUE(over.limit_exceeded);
+  EXPECT_EQ(over.found, 10000);
+  EXPECT_EQ(over.count, 0);
+  EXPECT_TRUE(over.components.empty());
+  ASSERT_EQ(over.labels.width, 200);
+  ASSERT_EQ(over.labels.height, 100);
+  for (int32_t l : over.labels.pixels) ASSERT_EQ(l, 0);
+  EXPECT_NE(ccl::limit_message(over, p).find("10000 components, more than the limit of 9999"),
+            std::string::npos)
+      << ccl::limit_message(over, p);
+  // At the limit, and with no limit: everything, as before.
+  for (int64_t limit : {int64_t(10000), int64_t(0)}) {
+    p.max_components = limit;
+    const ccl::LabelResult r = ccl::label_cpu(img, p);
+    EXPECT_FALSE(r.limit_exceeded) << limit;
+    EXPECT_EQ(r.found, 10000);
+    EXPECT_EQ(r.count, 10000);
+    EXPECT_EQ(r.components.size(), 10000u);
+  }
+  // The limit counts components before the area filter: the filter cannot hide an overload.
+  p.max_components = 9999;
+  p.min_area = 2;
+  EXPECT_TRUE(ccl::label_cpu(img, p).limit_exceeded);
+  p.max_components = -1;
+  EXPECT_THROW(ccl::label_cpu(img, p), Error);
+  EXPECT_EQ(ccl::LabelParams{}.max_components, ccl::kDefaultMaxComponents);
+}

@@ -455,6 +455,42 @@ TEST(GpuCclSmall, StatisticsOverflowFallsBackToTheHost) {
 #endif
 }
 
+TEST(GpuCclSmall, ComponentLimitCollectsNothingLikeTheCpu) {
+  SWL_SKIP_WITHOUT_CUDA();
+#ifdef SWEEPLINE_HAVE_CUDA
+  const Image8 img = test::checkerboard(200, 100, 1);  // 4-connected: 10000 components
+  DeviceFrame f(img.size());
+  ASSERT_TRUE(f.ok());
+  f.upload(img, nullptr);
+  for (auto a : kAlgorithms) {
+    auto lab = gpu::reference::make_cuda_labeller(a);
+    for (int64_t capacity : {int64_t(1) << 20, int64_t(100)}) {  // device statistics, host path
+      lab->set_statistics_capacity_limit(capacity);
+      ccl::LabelParams p;
+      p.algorithm = a;
+      p.connectivity = 4;
+      p.max_components = 9999;
+      lab->label(f.image(), nullptr, img.width, img.height, p, f.stream());
+      const ccl::LabelResult over = lab->fetch(true);
+      const std::string t = tag("limit", a, 4) + " capacity " + std::to_string(capacity);
+      EXPECT_TRUE(over.limit_exceeded) << t;
+      EXPECT_EQ(over.found, 10000) << t;
+      EXPECT_EQ(over.count, 0) << t;
+      EXPECT_TRUE(over.components.empty()) << t;
+      EXPECT_EQ(over.labels, ImageI32(img.width, img.height, 0)) << t;
+      ImageI32 dev(img.width, img.height);
+      cudaMemcpy(dev.pixels.data(), lab->d_labels(), dev.size() * 4, cudaMemcpyDeviceToHost);
+      EXPECT_EQ(dev, over.labels) << t << ": the device label image is cleared too";
+      p.max_components = 10000;
+      lab->label(f.image(), nullptr, img.width, img.height, p, f.stream());
+      const ccl::LabelResult all = lab->fetch(true);
+      EXPECT_FALSE(all.limit_exceeded) << t;
+      expect_equal_to_oracle(all, oracle_label(img, p, nullptr), t);
+    }
+  }
+#endif
+}
+
 TEST(GpuCclSmall, FastWithoutStatistics) {
   SWL_SKIP_WITHOUT_CUDA();
 #ifdef SWEEPLINE_HAVE_CUDA

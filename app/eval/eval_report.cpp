@@ -1,0 +1,108 @@
+#include "app/eval/eval_report.hpp"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace sweepline::eval {
+
+namespace {
+
+void appendf(std::string& out, const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  out += buf;
+}
+
+// A number for the table, "-" when there is none.
+std::string num(double v, int decimals) {
+  if (std::isnan(v)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+nlohmann::ordered_json number(double v) {
+  return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
+}
+
+}  // namespace
+
+std::string scorecard_table(const std::vector<SceneRun>& runs) {
+  std::string out;
+  appendf(out, "%-12s %4s %8s %7s %7s %8s %7s %7s %9s %5s %7s %7s %6s %6s\n", "", "", "", "found",
+          "", "SCR>=10", "found", "", "unmatched", "", "range", "err m", "bear.", "err deg");
+  appendf(out, "%-12s %4s %8s %7s %7s %8s %7s %7s %9s %5s %7s %7s %6s %6s\n", "scene", "rot",
+          "vessels", "%", "worst%", "vessels", "%", "worst%", "mean", "max", "median", "p95",
+          "median", "p95");
+  for (const SceneRun& r : runs) {
+    const SceneScore& s = r.score;
+    appendf(out, "%-12s %4d %8d %7s %7s %8d %7s %7s %9s %5d %7s %7s %6s %6s\n", r.name.c_str(),
+            s.rotations, s.vessels, num(s.found_pct, 1).c_str(), num(s.worst_found_pct, 1).c_str(),
+            s.detectable, num(s.detectable_pct, 1).c_str(), num(s.worst_detectable_pct, 1).c_str(),
+            num(s.unmatched_mean, 1).c_str(), s.unmatched_max,
+            num(s.range_error_median_m, 1).c_str(), num(s.range_error_p95_m, 1).c_str(),
+            num(s.bearing_error_median_deg, 2).c_str(), num(s.bearing_error_p95_deg, 2).c_str());
+  }
+  out += "\ntargets (issue 28):\n";
+  for (const SceneRun& r : runs) {
+    appendf(out, "  %-12s %s\n", r.name.c_str(), r.score.pass ? "PASS" : "FAIL");
+    for (const TargetCheck& t : r.score.targets)
+      appendf(out, "    %-4s %-38s %8s  (%s %s)\n", t.pass ? "PASS" : "FAIL", t.name.c_str(),
+              num(t.value, 2).c_str(), t.at_least ? ">=" : "<=", num(t.limit, 2).c_str());
+  }
+  return out;
+}
+
+nlohmann::ordered_json scene_json(const SceneRun& r) {
+  const SceneScore& s = r.score;
+  nlohmann::ordered_json j;
+  j["scene"] = r.name;
+  j["detections_from"] = to_string(r.detections_from);
+  j["rotations"] = s.rotations;
+  j["warmup"] = r.warmup_done;
+  j["seconds"] = r.seconds;
+  j["radar"] = {{"beamwidth_deg", r.radar.beamwidth_deg}, {"pulse_m", r.radar.pulse_m}};
+  j["vessels"] = s.vessels;
+  j["vessels_off_display"] = r.vessels_off_display;
+  j["found"] = s.found;
+  j["found_pct"] = s.found_pct;
+  j["worst_found_pct"] = s.worst_found_pct;
+  j["detectable_scr_db"] = kDetectableScrDb;
+  j["detectable"] = s.detectable;
+  j["detectable_found"] = s.detectable_found;
+  j["detectable_found_pct"] = s.detectable_pct;
+  j["worst_detectable_found_pct"] = s.worst_detectable_pct;
+  j["unmatched_mean"] = s.unmatched_mean;
+  j["unmatched_max"] = s.unmatched_max;
+  j["matched_pairs"] = s.pairs;
+  j["range_error_m"] = {{"median", number(s.range_error_median_m)},
+                        {"p95", number(s.range_error_p95_m)}};
+  j["bearing_error_deg"] = {{"median", number(s.bearing_error_median_deg)},
+                            {"p95", number(s.bearing_error_p95_deg)}};
+  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+  for (const TargetCheck& t : s.targets)
+    targets.push_back({{"target", t.name},
+                       {"value", number(t.value)},
+                       {"limit", t.limit},
+                       {"at_least", t.at_least},
+                       {"pass", t.pass}});
+  j["targets"] = targets;
+  j["pass"] = s.pass;
+  nlohmann::ordered_json rots = nlohmann::ordered_json::array();
+  for (const RotationScore& rs : r.rotations)
+    rots.push_back({{"rotation", rs.rotation},
+                    {"vessels", rs.vessels},
+                    {"found", rs.found},
+                    {"detectable", rs.detectable},
+                    {"detectable_found", rs.detectable_found},
+                    {"detections", rs.detections},
+                    {"unmatched", rs.unmatched}});
+  j["per_rotation"] = rots;
+  return j;
+}
+
+}  // namespace sweepline::eval

@@ -1,0 +1,135 @@
+// Plot extraction: extents from a component's box as the radar sees it, the filters against the
+// beam and pulse, sweep times, and the scan-to-scan correlation (a plot needs an echo within a
+// vessel's reach on the previous sweep of its azimuth).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/common/check.hpp"
+#include "gpu/plot_extractor.hpp"
+
+namespace sweepline::gpu {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A display of 1000 x 1000 px, 10 m each, the radar in the middle.
+DisplayGeometry geometry() {
+  DisplayGeometry g;
+  g.metres_per_pixel = 10;
+  g.radar_x = 500;
+  g.radar_y = 500;
+  return g;
+}
+
+// A component of w x h pixels whose box starts at (x, y), its centroid in the box's middle.
+ccl::Component box(int label, int x, int y, int w, int h) {
+  const DisplayGeometry g = geometry();
+  ccl::Component c;
+  c.label = label;
+  c.xmin = x;
+  c.xmax = x + w - 1;
+  c.ymin = y;
+  c.ymax = y + h - 1;
+  c.area = int64_t(w) * h;
+  c.cx = x + 0.5 * w;
+  c.cy = y + 0.5 * h;
+  const double e = (c.cx - g.radar_x) * g.metres_per_pixel;
+  const double n = (g.radar_y - c.cy) * g.metres_per_pixel;
+  c.range_m = std::hypot(e, n);
+  c.bearing_deg = std::atan2(e, n) * 180 / kPi;
+  c.peak = 200;
+  return c;
+}
+
+PolarFrame timed_frame(int rotation, double period_s) {
+  PolarFrame f(360, 16, 5000);
+  f.row_time_s.resize(360);
+  for (int a = 0; a < 360; ++a) f.row_time_s[size_t(a)] = (rotation + (a + 0.5) / 360) * period_s;
+  f.rotation = uint64_t(rotation);
+  return f;
+}
+
+TEST(PlotExtractor, ExtentOfABoxDueNorth) {
+  // 4 x 6 px due north from 2000 to 2060 m (40 m wide: 1.15 deg at 2 km, its near edge).
+  const PolarExtent x = polar_extent(box(1, 498, 294, 4, 6), geometry());
+  EXPECT_NEAR(x.range_min_m, 2000, 1e-6);
+  EXPECT_NEAR(x.range_max_m, std::hypot(20.0, 2060.0), 1e-6);
+  EXPECT_NEAR(x.azimuth_deg, 2 * std::atan2(20.0, 2000.0) * 180 / kPi, 1e-9);
+  const PolarExtent around = polar_extent(box(1, 495, 495, 10, 10), geometry());
+  EXPECT_EQ(around.azimuth_deg, 360);
+  EXPECT_EQ(around.range_min_m, 0);
+}
+
+TEST(PlotExtractor, FiltersBySizeAgainstBeamAndPulse) {
+  PlotParams p;
+  p.confirm_scans = 1;
+  p.beamwidth_deg = 1.2;
+  p.pulse_m = 30;
+  p.max_target_m = 300;
+  PlotExtractor ex;
+  const std::vector<ccl::Component> comps = {
+      box(1, 480, 290, 4, 6),     // a vessel 2 km north: kept
+      box(2, 700, 500, 1, 1),     // one pixel 2 km east: narrower than half the beam at 2 km
+      box(3, 100, 100, 300, 80),  // land: far larger than any target
+  };
+  const std::vector<Plot> plots = ex.extract(comps, geometry(), timed_frame(0, 2.5), p);
+  ASSERT_EQ(plots.size(), 1u);
+  EXPECT_EQ(plots[0].label, 1);
+  EXPECT_NEAR(plots[0].range_m, comps[0].range_m, 1e-9);
+  // Its time is the sweep of its bearing's row.
+  const int row = int(plots[0].bearing_deg);
+  EXPECT_NEAR(plots[0].time_s, (row + 0.5) / 360 * 2.5, 1e-9);
+}
+
+TEST(PlotExtractor, ConfirmsOnlyEchoesTheLastSweepSaw) {
+  PlotParams p;  // confirm_scans = 2
+  PlotExtractor ex;
+  const double period = 2.5;
+  // Sweep 0: a vessel and a clutter spike. Nothing is confirmed yet.
+  auto vessel = [](int k) { return box(1, 480 + k, 290, 4, 6); };  // 10 m a sweep east
+  std::vector<Plot> out =
+      ex.extract({vessel(0), box(2, 300, 700, 3, 5)}, geometry(), timed_frame(0, period), p);
+  EXPECT_TRUE(out.empty());
+  // Sweep 1: the vessel moved 10 m; the spike is gone and another one appeared far away.
+  out = ex.extract({vessel(1), box(2, 650, 650, 3, 5)}, geometry(), timed_frame(1, period), p);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].label, 1);
+  // The same frame handed again (a display frame with no new rows) changes nothing.
+  out = ex.extract({vessel(1), box(2, 650, 650, 3, 5)}, geometry(), timed_frame(1, period), p);
+  ASSERT_EQ(out.size(), 1u);
+  // Sweep 2: an echo 2 km from anything seen before is beyond a 25 m/s target's reach.
+  out = ex.extract({vessel(2), box(2, 480, 700, 4, 6)}, geometry(), timed_frame(2, period), p);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].label, 1);
+  EXPECT_NEAR(ex.period_s(), period, 1e-9);
+}
+
+TEST(PlotExtractor, WithoutTimesTheSweepCountIsTheClock) {
+  PlotParams p;
+  PlotExtractor ex;
+  PolarFrame f(360, 16, 5000);  // no row times
+  f.sweep_azimuth_deg = 359.9;
+  for (int k = 0; k < 3; ++k) {
+    f.rotation = uint64_t(k + 1);
+    const std::vector<Plot> out = ex.extract({box(1, 480, 290, 4, 6)}, geometry(), f, p);
+    EXPECT_EQ(out.size(), k == 0 ? 0u : 1u) << "sweep " << k;
+  }
+}
+
+TEST(PlotExtractor, RefusesBadParametersNamingThem) {
+  PlotParams p;
+  p.pulse_m = -3;
+  try {
+    validate(p);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("plot.pulse_m"), std::string::npos);
+  }
+  p = PlotParams{};
+  p.confirm_scans = 3;
+  EXPECT_THROW(validate(p), Error);
+}
+
+}  // namespace
+}  // namespace sweepline::gpu
