@@ -5,13 +5,20 @@
 
 #include <filesystem>
 
+#include "app/common/check.hpp"
+
 namespace sweepline::ui {
 
 Settings effective_settings(const ViewOptions& opt, std::string& path_out) {
   path_out = opt.config.empty() ? default_settings_path() : opt.config;
   Settings s;
   std::string error;
-  if (!load_settings(path_out, s, &error)) spdlog::warn("{}", error);
+  // A settings file named on the command line that cannot be used is an error (exit 1); the
+  // console's own file, if damaged, is set aside with a warning so the console still starts.
+  if (!load_settings(path_out, s, &error)) {
+    if (!opt.config.empty()) throw Error(error);
+    spdlog::warn("{}", error);
+  }
   if (!opt.source.empty()) s.source.uri = opt.source;
   if (!opt.backend.empty()) s.processing.backend = opt.backend;
   if (opt.size >= 0) s.processing.size = opt.size;

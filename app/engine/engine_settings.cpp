@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "app/common/check.hpp"
@@ -102,9 +103,14 @@ json group_json(const S& s, V&& visit) {
 [[noreturn]] void refuse(const std::string& key, const std::string& want, const std::string& got) {
   throw Error("settings: " + key + " must be " + want + " (got " + got + ")");
 }
+std::string number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", v);
+  return b;
+}
 void check_range(const std::string& key, double v, double lo, double hi) {
   if (!std::isfinite(v) || v < lo || v > hi)
-    refuse(key, std::to_string(lo) + " .. " + std::to_string(hi), std::to_string(v));
+    refuse(key, number(lo) + " .. " + number(hi), number(v));
 }
 
 }  // namespace

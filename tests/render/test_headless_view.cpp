@@ -257,3 +257,19 @@ TEST(HeadlessView, AMissingSourceFailsWithAClearMessage) {
   EXPECT_EQ(res.status, 1) << res.output;
   EXPECT_NE(res.output.find("/nonexistent/capture.pcap"), std::string::npos) << res.output;
 }
+
+// A settings file named with --config that holds a value out of its range (here the hostile
+// 65536 x 65536 polar frame, 4 GiB a frame) is refused before anything is allocated: exit 1 and
+// a message naming the key and its limit.
+TEST(HeadlessView, AHostileSettingsFileIsRefusedNamingTheKey) {
+  const std::string hostile = SWEEPLINE_SHARED_DIR "/data/hostile/11_max_polar_65536.json";
+  if (!fs::exists(hostile)) GTEST_SKIP() << hostile << " is not here";
+  const auto res =
+      sweepline::test::run_sweepline("view --headless --source " + kSource +
+                                     "/assets/harbour.pcap --frames 1 --no-save --config " +
+                                     hostile + " --snapshot " + scratch("hostile.png").string());
+  EXPECT_EQ(res.status, 1) << res.output;
+  EXPECT_NE(res.output.find("processing.azimuths must be 4 .. 16384 (got 65536)"),
+            std::string::npos)
+      << res.output;
+}
