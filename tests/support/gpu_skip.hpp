@@ -4,8 +4,8 @@
 
 #include "gpu/backend/cuda_availability.hpp"
 
-#define SWL_SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                             \
+#define SWL_SKIP_WITHOUT_CUDA()                                                     \
+  do {                                                                              \
     if (auto reason = ::sweepline::gpu::cuda_unavailable_reason(); !reason.empty()) \
-      GTEST_SKIP() << reason;                                                      \
+      GTEST_SKIP() << reason;                                                       \
   } while (0)

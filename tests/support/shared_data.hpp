@@ -8,13 +8,15 @@
 
 namespace sweepline::test {
 
-inline std::string shared_data_dir() { return std::string(SWEEPLINE_SHARED_DIR) + "/data"; }
+inline std::string shared_data_dir() {
+  return std::string(SWEEPLINE_SHARED_DIR) + "/data";
+}
 
 }  // namespace sweepline::test
 
-#define SWL_SKIP_WITHOUT_SHARED_DATA()                                                   \
-  do {                                                                                   \
-    if (!std::filesystem::is_directory(::sweepline::test::shared_data_dir()))            \
-      GTEST_SKIP() << "shared sample data not found under "                              \
-                   << ::sweepline::test::shared_data_dir();                              \
+#define SWL_SKIP_WITHOUT_SHARED_DATA()                                        \
+  do {                                                                        \
+    if (!std::filesystem::is_directory(::sweepline::test::shared_data_dir())) \
+      GTEST_SKIP() << "shared sample data not found under "                   \
+                   << ::sweepline::test::shared_data_dir();                   \
   } while (0)

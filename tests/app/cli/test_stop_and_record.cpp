@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/free_port.hpp"
 #include "tests/support/run_command.hpp"
 
 extern char** environ;
@@ -40,17 +41,8 @@ std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// A free UDP port on loopback (bound and released: the command binds it again at once).
 int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-  socklen_t len = sizeof sa;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
-  ::close(fd);
-  return ntohs(sa.sin_port);
+  return sweepline::test::free_udp_port();
 }
 
 // The executable in the background, its stdout and stderr in files.

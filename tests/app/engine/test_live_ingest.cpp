@@ -22,6 +22,8 @@
 #include "app/sim/scenario.hpp"
 #include "app/sim/sim_run.hpp"
 #include "gpu/backend/make_pipeline.hpp"
+#include "tests/support/free_port.hpp"
+#include "tests/support/gated_pipeline.hpp"
 
 using namespace sweepline;
 using namespace sweepline::engine;
@@ -30,15 +32,7 @@ using namespace std::chrono;
 namespace {
 
 int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-  socklen_t len = sizeof sa;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
-  ::close(fd);
-  return ntohs(sa.sin_port);
+  return test::free_udp_port();
 }
 
 EngineSettings live_settings() {
@@ -78,41 +72,8 @@ class SimSender {
   std::thread thread_;
 };
 
-// The CPU backend, held inside process() until released.
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool open = false;
-  void release() {
-    {
-      std::lock_guard l(m);
-      open = true;
-    }
-    cv.notify_all();
-  }
-};
-
-class GatedPipeline final : public gpu::Pipeline {
- public:
-  explicit GatedPipeline(std::shared_ptr<Gate> g)
-      : g_(std::move(g)), inner_(gpu::make_pipeline(gpu::Backend::Cpu)) {}
-  gpu::Backend backend() const override { return gpu::Backend::Cpu; }
-  void process(const PolarFrame& f, const gpu::PipelineParams& p,
-               const gpu::DisplayTargets* t) override {
-    std::unique_lock l(g_->m);
-    g_->cv.wait(l, [&] { return g_->open; });
-    inner_->process(f, p, t);
-  }
-  const gpu::FrameResult& result() override { return inner_->result(); }
-  Image8 scan_image() override { return inner_->scan_image(); }
-  Image8 denoised_image() override { return inner_->denoised_image(); }
-  Image8 binary_image() override { return inner_->binary_image(); }
-  ImageI32 label_image() override { return inner_->label_image(); }
-
- private:
-  std::shared_ptr<Gate> g_;
-  std::unique_ptr<gpu::Pipeline> inner_;
-};
+using test::Gate;
+using GatedPipeline = test::GatedCpuPipeline;
 
 // Waits until the engine's source has received and decoded `n` datagrams of one record each (at
 // most `timeout_s`).
