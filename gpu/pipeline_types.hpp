@@ -64,7 +64,9 @@ struct VideoSetup {
   int azimuths = 0, bins = 0;
   int gain_q8 = 256;  // video gain, 8.8 fixed point
   // The sea table: kVideoSectors x kVideoBands levels (gained), row-major by sector; a cell uses
-  // the entry of its sector (azimuth / sector_rows) and band (bin / band_bins).
+  // the entry of its sector (azimuth / sector_rows) and band (bin / band_bins). A second plane of
+  // the same shape follows it (kVideoClipPlane): the level each cell is clipped to before it
+  // enters the rain window's mean, so that nearby targets do not raise the rain level.
   int sector_rows = 1, band_bins = 1;
   int rain_q8 = 0;  // multiple of the local mean, 8.8 (0: off)
   // The rain window along range, each side: rain_guard cells left out next to the cell, then
@@ -76,5 +78,8 @@ struct VideoSetup {
 };
 inline constexpr int kVideoSectors = 64;
 inline constexpr int kVideoBands = 64;
+// The sea table's planes: the sea level, then the clip level (offset in entries).
+inline constexpr int kVideoClipPlane = kVideoSectors * kVideoBands;
+inline constexpr int kVideoTableSize = 2 * kVideoClipPlane;
 
 }  // namespace sweepline::gpu

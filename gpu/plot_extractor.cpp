@@ -129,6 +129,9 @@ std::vector<Plot> PlotExtractor::extract(const std::vector<ccl::Component>& comp
     pl.peak = c.peak;
     pl.area_px = c.area;
     pl.label = c.label;
+    // An echo around the radar itself (its box holds the centre) is own ship's hull and the
+    // transmit pulse's leakage, never a target.
+    if (x.azimuth_deg >= 360) continue;
     if (pl.azimuth_extent_deg < kMinBeamFraction * p.beamwidth_deg) continue;
     if (pl.range_extent_m < kMinPulseFraction * p.pulse_m) continue;
     // The bounding box mixes range and cross-range extents at oblique bearings, so the upper
@@ -137,8 +140,15 @@ std::vector<Plot> PlotExtractor::extract(const std::vector<ccl::Component>& comp
     const double max_m2 =
         (p.max_target_m + p.pulse_m) * (p.max_target_m + kBeamSkirts * pl.range_m * beam_rad);
     if (area_m2 > max_m2) continue;
-    const int row =
-        std::min(frame.azimuths - 1, int(pl.bearing_deg / 360.0 * double(frame.azimuths)));
+    // An echo across north holds rows from both ends of the frame, which in a frame of one whole
+    // rotation were swept a period apart (its east half first): its time is that of its east
+    // half, row 0, so that each pass gives one plot a period after the last. (In a frame of a
+    // few rows the two ends are consecutive sweeps, and row 0 is as good as any.)
+    const double half = 0.5 * pl.azimuth_extent_deg;
+    const bool across_north = pl.bearing_deg - half < 0 || pl.bearing_deg + half >= 360;
+    const int row = across_north ? 0
+                                 : std::min(frame.azimuths - 1,
+                                            int(pl.bearing_deg / 360.0 * double(frame.azimuths)));
     if (timed) {
       pl.time_s = frame.row_time_s[size_t(std::max(0, row))];
     } else {

@@ -85,7 +85,7 @@ VideoSetup resolve_video(const VideoParams& p, const PolarFrame& frame, const Vi
                                   : std::exp2((double(p.gain) - 50.0) / 12.5);
   s.gain_q8 = int(std::lround(gain * 256));
 
-  sea_table.assign(size_t(kVideoSectors) * kVideoBands, 0);
+  sea_table.assign(size_t(kVideoTableSize), 0);
   const double band_m = frame.range_m / kVideoBands;
   for (int sec = 0; sec < kVideoSectors; ++sec) {
     for (int b = 0; b < kVideoBands; ++b) {
@@ -103,8 +103,13 @@ VideoSetup resolve_video(const VideoParams& p, const PolarFrame& frame, const Vi
         const double shape = r <= kSeaFlatM ? 1.0 : std::pow(kSeaFlatM / r, kSeaFalloff);
         level = double(p.sea) / 100.0 * 255.0 * shape;
       }
-      sea_table[size_t(sec) * kVideoBands + size_t(b)] =
-          uint8_t(std::clamp(std::lround(level), 0L, 255L));
+      const size_t i = size_t(sec) * kVideoBands + size_t(b);
+      sea_table[i] = uint8_t(std::clamp(std::lround(level), 0L, 255L));
+      // The rain window's clip: a few times the clutter's mean, and never under the sea level
+      // (a cell the sea level lets through is not clutter to be averaged).
+      const float m = stats.empty() || stats.mean[i] < 0 ? float(floor) : stats.mean[i];
+      const double clip = std::max(level, kRainClipMultiple * m * gain);
+      sea_table[size_t(kVideoClipPlane) + i] = uint8_t(std::clamp(std::lround(clip), 1L, 255L));
     }
   }
   const double rain = p.rain_auto ? kRainAutoMultiple : double(p.rain) / 100.0 * kRainMaxMultiple;

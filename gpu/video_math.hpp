@@ -37,6 +37,18 @@ SWL_HD int video_gain(int s, int gain_q8) {
 SWL_HD int video_rain(int sum, int log2n, int rain_q8) {
   return (sum * rain_q8 + (128 << log2n)) >> (8 + log2n);
 }
+// The statistics behind auto Sea describe the clutter, not the targets in it: a cell whose level
+// is more than kCensorMultiple times the mean of its rain window (the cells a few hundred metres
+// either side along range) is left out of them (a censored mean, as in censored CFAR).
+SWL_HD bool video_censored(int level, int window_sum, int window_cells) {
+  return level * window_cells > kCensorMultiple * window_sum;
+}
+// Whether a row's censoring and rain-window clipping apply: once its clutter map is old enough
+// to blank land (before, a coast's edge, bright against the sea beside it, would be censored and
+// clipped, and the Sea and Rain levels over it lowered).
+SWL_HD bool video_mature(bool clutter_map, int age) {
+  return clutter_map && age + 1 >= kLandMinAge;
+}
 inline constexpr int kVideoLand = 1;
 SWL_HD int video_out(int g, int sea, int rain, bool land) {
   if (land) return kVideoLand;

@@ -30,7 +30,17 @@ enum class Key {
   Screenshot,
   Fullscreen,
   HidePanels,
-  Reset
+  Reset,
+  CancelTarget,    // Delete: cancel the selected target
+  AcknowledgeAll,  // A: acknowledge every alarm
+  Escape           // Esc: stop drawing a zone, else clear the selection
+};
+
+// The Tracking panel's zone editor (an arc between two ranges and two bearings).
+struct ZoneForm {
+  double range_min_nm = 0.5, range_max_nm = 3.0;
+  double bearing_from_deg = 315, bearing_to_deg = 45;
+  bool relative_to_heading = true;
 };
 
 class Console {
@@ -69,6 +79,22 @@ class Console {
   Engine& engine() { return engine_; }
   ViewSettings& view_settings() { return view_settings_; }
   const ViewSettings& view_settings() const { return view_settings_; }
+  // Target tracking (docs/tracking.md). The selected track (0: none): its data box and symbol.
+  int selected_track() const { return selected_track_; }
+  void select_track(int id) { selected_track_ = id; }
+  // A left click on the PPI at screen (sx, sy): the second corner of a zone being drawn, else
+  // the track whose symbol is under it (selected), else manual acquisition there.
+  void click_ppi(float sx, float sy);
+  // Manual acquisition at a point of the PPI (metres about the radar); the new or marked track
+  // is selected. False when nothing is near (the engine says why in its command_error).
+  bool acquire_at(render::WorldPoint p);
+  void cancel_selected();
+  // Two-click arc zones: arm, then two clicks on the PPI (or click_ppi) make the zone.
+  void begin_zone(bool relative_to_heading);
+  void cancel_zone();
+  bool zone_armed() const { return zone_armed_; }
+  ZoneForm& zone_form() { return zone_form_; }
+
   // Box every labelled component, not only the plots (Processing, Advanced): how the clutter
   // the plot filters removed looks. Off at start and not saved, as a diagnostic.
   bool& show_all_components() { return show_all_components_; }
@@ -77,6 +103,7 @@ class Console {
   render::ScreenRect ppi_rect(int fb_width, int fb_height) const;
   double fallback_range_m() const;  // the scope's range before any data
   void handle_ppi_input(const render::ScreenRect& rect);
+  void ppi_menu();  // the PPI's right-click menu
 
   Engine& engine_;
   ViewSettings view_settings_;
@@ -93,6 +120,16 @@ class Console {
   bool fullscreen_ = false;
   std::string settings_message_;
   bool show_all_components_ = false;
+  // Tracking: selection, a zone being drawn, the click that may become a pan, the menu's point.
+  int selected_track_ = 0;
+  bool zone_armed_ = false;
+  bool zone_relative_ = false;
+  std::optional<render::WorldPoint> zone_first_;
+  ZoneForm zone_form_;
+  float press_x_ = 0, press_y_ = 0;
+  bool panning_ = false;
+  render::WorldPoint menu_point_;
+  std::optional<int> menu_track_;
 };
 
 }  // namespace sweepline::ui

@@ -6,11 +6,13 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "app/engine/engine.hpp"
 #include "ui/console.hpp"
+#include "ui/tracking_panels.hpp"
 
 namespace sweepline::ui {
 
@@ -607,23 +609,44 @@ void apply_console_style() {
 
 void draw_panels(Engine& st, Console& console, float fb_width, float fb_height) {
   const float w = kPanelWidth, gap = 6;
-  const float half = 0.5f * (fb_height - 3 * gap);
-  ImGui::SetNextWindowPos(ImVec2(gap, gap), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(w, half * 0.92f), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Source")) source_panel(st);
-  ImGui::End();
-  ImGui::SetNextWindowPos(ImVec2(gap, 2 * gap + half * 0.92f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(w, fb_height - 3 * gap - half * 0.92f), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Processing")) processing_panel(st, console);
-  ImGui::End();
-  ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, gap), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Display")) display_panel(console);
-  ImGui::End();
-  ImGui::SetNextWindowPos(ImVec2(fb_width - w - gap, 2 * gap + half), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(w, half), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Targets & timing")) timing_panel(st);
-  ImGui::End();
+  const float avail = fb_height - gap;  // each window takes its share less one gap
+  // A column of windows, top to bottom, each taking its share of the height.
+  struct Slot {
+    const char* title;
+    float share;
+  };
+  auto column = [&](float x, std::initializer_list<Slot> slots, auto&& body) {
+    float y = gap;
+    for (const Slot& s : slots) {
+      const float h = avail * s.share - gap;
+      ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
+      ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+      if (ImGui::Begin(s.title)) body(s.title);
+      ImGui::End();
+      y += h + gap;
+    }
+  };
+  auto is = [](const char* a, const char* b) { return std::string(a) == b; };
+  column(gap, {{"Source", 0.30f}, {"Processing", 0.32f}, {"Tracking", 0.38f}}, [&](const char* t) {
+    if (is(t, "Source"))
+      source_panel(st);
+    else if (is(t, "Processing"))
+      processing_panel(st, console);
+    else
+      tracking_panel(st, console);
+  });
+  column(fb_width - w - gap,
+         {{"Display", 0.30f}, {"Targets", 0.34f}, {"Alarms", 0.17f}, {"Plots & timing", 0.19f}},
+         [&](const char* t) {
+           if (is(t, "Display"))
+             display_panel(console);
+           else if (is(t, "Targets"))
+             targets_panel(st, console);
+           else if (is(t, "Alarms"))
+             alarms_panel(st, console);
+           else
+             timing_panel(st);
+         });
 }
 
 }  // namespace sweepline::ui

@@ -1,9 +1,9 @@
 #pragma once
-// The ImGui panels: Source, Processing, Display, Targets & timing. They read the engine's state
-// and send it commands (a parameter change applies on the next processed frame); the Display
-// panel edits the console's view settings. Processing leads with the operator's controls (Gain,
-// Sea, Rain, each with Auto, and the clutter map); the image stages, labelling and the plot
-// filters sit under its collapsed Advanced header.
+// The ImGui panels: Source, Processing, Tracking (ui/tracking_panels.hpp), Display, Targets,
+// Alarms, Plots & timing. They read the engine's state and send it commands (a parameter change
+// applies on the next processed frame); the Display panel edits the console's view settings.
+// Processing leads with the operator's controls (Gain, Sea, Rain, each with Auto, and the clutter
+// map); the image stages, labelling and the plot filters sit under its collapsed Advanced header.
 namespace sweepline::engine {
 class Engine;
 }

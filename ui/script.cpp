@@ -3,31 +3,65 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "app/common/check.hpp"
 #include "ui/console.hpp"
+#include "ui/track_view.hpp"
 
 namespace sweepline::ui {
 
 namespace {
 
+constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
+
 const std::map<std::string, int>& arity() {
-  static const std::map<std::string, int> a = {
-      {"wait", 1},    {"frames", 1},     {"key", 1},       {"screenshot", 1}, {"zoom", 1},
-      {"pan", 2},     {"reset", 0},      {"layer", 1},     {"show", 1},       {"hide", 1},
-      {"palette", 1}, {"brightness", 1}, {"afterglow", 1}, {"threshold", 1},  {"backend", 1},
-      {"source", 1},  {"panels", 1},     {"record", 1},    {"quit", 0}};
+  static const std::map<std::string, int> a = {{"wait", 1},
+                                               {"frames", 1},
+                                               {"key", 1},
+                                               {"screenshot", 1},
+                                               {"zoom", 1},
+                                               {"pan", 2},
+                                               {"reset", 0},
+                                               {"layer", 1},
+                                               {"show", 1},
+                                               {"hide", 1},
+                                               {"palette", 1},
+                                               {"brightness", 1},
+                                               {"afterglow", 1},
+                                               {"threshold", 1},
+                                               {"backend", 1},
+                                               {"source", 1},
+                                               {"panels", 1},
+                                               {"record", 1},
+                                               {"quit", 0},
+                                               // Target tracking.
+                                               {"acquire", 2},
+                                               {"select", 1},
+                                               {"cancel", 1},
+                                               {"ack", 1},
+                                               {"vectors", 1},
+                                               {"vector_minutes", 1},
+                                               {"trails", 1},
+                                               {"cpa_limit", 1},
+                                               {"tcpa_limit", 1},
+                                               {"zone", 4},
+                                               {"click", 2}};
   return a;
 }
 
 Key key_from_name(const std::string& n, int line) {
   static const std::map<std::string, Key> keys = {
-      {"space", Key::Space},  {"left", Key::Left},    {"right", Key::Right}, {"up", Key::Up},
-      {"down", Key::Down},    {"plus", Key::Plus},    {"minus", Key::Minus}, {"s", Key::Screenshot},
-      {"f", Key::Fullscreen}, {"h", Key::HidePanels}, {"r", Key::Reset}};
+      {"space", Key::Space},      {"left", Key::Left},
+      {"right", Key::Right},      {"up", Key::Up},
+      {"down", Key::Down},        {"plus", Key::Plus},
+      {"minus", Key::Minus},      {"s", Key::Screenshot},
+      {"f", Key::Fullscreen},     {"h", Key::HidePanels},
+      {"r", Key::Reset},          {"del", Key::CancelTarget},
+      {"a", Key::AcknowledgeAll}, {"esc", Key::Escape}};
   auto it = keys.find(n);
   SWL_CHECK(it != keys.end(), "script line " + std::to_string(line) + ": unknown key '" + n + "'");
   return it->second;
@@ -64,8 +98,20 @@ std::vector<ScriptCommand> parse_script(const std::string& text) {
                                                     c.verb + "' takes " +
                                                     std::to_string(it->second) + " argument(s)");
     if (c.verb == "key") key_from_name(c.args[0], n);
-    if (c.verb == "wait" || c.verb == "frames" || c.verb == "zoom" || c.verb == "threshold")
+    if (c.verb == "wait" || c.verb == "frames" || c.verb == "zoom" || c.verb == "threshold" ||
+        c.verb == "vector_minutes" || c.verb == "cpa_limit" || c.verb == "tcpa_limit")
       number(c.args[0], n);
+    if (c.verb == "acquire" || c.verb == "zone" || c.verb == "click")
+      for (const std::string& a : c.args) number(a, n);
+    if ((c.verb == "select" || c.verb == "cancel" || c.verb == "ack") && c.args[0] != "all" &&
+        c.args[0] != "none" && c.args[0] != "nearest" && c.args[0] != "dangerous")
+      number(c.args[0], n);
+    if (c.verb == "vectors")
+      SWL_CHECK(c.args[0] == "true" || c.args[0] == "relative",
+                "script line " + std::to_string(n) + ": vectors true|relative");
+    if (c.verb == "trails")
+      SWL_CHECK(c.args[0] == "on" || c.args[0] == "off",
+                "script line " + std::to_string(n) + ": trails on|off");
     out.push_back(std::move(c));
   }
   return out;
@@ -135,6 +181,64 @@ bool ScriptRunner::step(Console& console, double now_s) {
         st.stop_recording();
       else
         st.start_recording(a);
+    } else if (c.verb == "acquire") {
+      // Range (NM) and bearing (deg, on the PPI's scale) from the radar.
+      const double r = number(c.args[0], c.line) * kMetresPerNm;
+      const double b = number(c.args[1], c.line) * kDegToRad;
+      if (!console.acquire_at({r * std::sin(b), r * std::cos(b)}))
+        spdlog::warn("script:{}: nothing acquired: {}", c.line, st.tracking().command_error);
+    } else if (c.verb == "click") {
+      // Screen pixels: what a left click on the PPI does there.
+      console.click_ppi(float(number(c.args[0], c.line)), float(number(c.args[1], c.line)));
+    } else if (c.verb == "select") {
+      if (a == "nearest" || a == "dangerous") {
+        // A demo's or a test's way to a data box without knowing ids: the nearest confirmed
+        // track, or the most urgent dangerous one (the nearest confirmed when none is).
+        int id = 0, urgent = 0;
+        double best = 0, soonest = 0;
+        for (const track::Track& t : st.tracking().tracks) {
+          if (t.status != track::Track::Status::Tracked) continue;
+          if (id == 0 || t.range_m < best) {
+            id = t.id;
+            best = t.range_m;
+          }
+          if (t.dangerous && (urgent == 0 || t.tcpa_s < soonest)) {
+            urgent = t.id;
+            soonest = t.tcpa_s;
+          }
+        }
+        console.select_track(a == "dangerous" && urgent ? urgent : id);
+      } else {
+        console.select_track(a == "none" ? 0 : int(number(a, c.line)));
+      }
+    } else if (c.verb == "cancel") {
+      if (a == "all")
+        st.cancel_all_tracks();
+      else
+        st.cancel_track(int(number(a, c.line)));
+    } else if (c.verb == "ack") {
+      if (a == "all")
+        st.acknowledge_all_alarms();
+      else
+        st.acknowledge_alarm(int(number(a, c.line)));
+    } else if (c.verb == "zone") {
+      // An arc zone: range from and to (NM), bearing from and to (deg, true), as the panel's.
+      track::AcquisitionZone z;
+      z.range_min_m = number(c.args[0], c.line) * kMetresPerNm;
+      z.range_max_m = number(c.args[1], c.line) * kMetresPerNm;
+      z.bearing_from_deg = number(c.args[2], c.line);
+      z.bearing_to_deg = number(c.args[3], c.line);
+      if (!st.add_zone(z)) spdlog::warn("script:{}: {}", c.line, st.tracking().command_error);
+    } else if (c.verb == "vectors" || c.verb == "vector_minutes" || c.verb == "trails" ||
+               c.verb == "cpa_limit" || c.verb == "tcpa_limit") {
+      engine::TrackingSettings t = st.settings().tracking;
+      if (c.verb == "vectors") t.vector_mode = a;
+      if (c.verb == "vector_minutes") t.vector_minutes = number(a, c.line);
+      if (c.verb == "trails") t.trails = a == "on";
+      if (c.verb == "cpa_limit") t.cpa_limit_nm = number(a, c.line);
+      if (c.verb == "tcpa_limit") t.tcpa_limit_min = number(a, c.line);
+      if (!st.set_tracking_settings(t))
+        spdlog::warn("script:{}: {}", c.line, st.tracking().command_error);
     } else if (c.verb == "quit") {
       next_ = commands_.size();
       return false;

@@ -70,7 +70,9 @@ json settings_json(const Settings& s) {
   visit_view(s.view, [&view](const char* key, const auto& v) { view[key] = v; });
   return {{"source", engine::source_json(s.source)},
           {"view", view},
-          {"processing", engine::processing_json(s.processing)}};
+          {"processing", engine::processing_json(s.processing)},
+          {"tracking", engine::tracking_json(s.tracking)},
+          {"navigation", engine::navigation_json(s.navigation)}};
 }
 
 }  // namespace
@@ -102,6 +104,8 @@ bool load_settings(const std::string& path, Settings& out, std::string* error) {
       visit_view(s.view, [&v](const char* key, auto& field) { read_field(v, key, field); });
     }
     if (j.contains("processing")) engine::read_processing(j["processing"], s.processing);
+    if (j.contains("tracking")) engine::read_tracking(j["tracking"], s.tracking);
+    if (j.contains("navigation")) engine::read_navigation(j["navigation"], s.navigation);
   } catch (const std::exception& e) {
     if (error) *error = "settings file " + path + " ignored: " + e.what();
     out = Settings{};

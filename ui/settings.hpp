@@ -1,8 +1,9 @@
 #pragma once
 // Everything the user can set that outlives a run, as one settings.json: the engine's part (the
-// "source" and "processing" objects, app/engine/engine_settings.hpp) and the view's (the "view"
-// object: palette, layers, overlays). Unknown keys are ignored and missing ones keep their
-// defaults, so old files keep loading. ImGui's window layout lives separately in its ini file.
+// "source", "processing", "tracking" and "navigation" objects, app/engine/engine_settings.hpp) and
+// the view's (the "view" object: palette, layers, overlays). Unknown keys are ignored and missing
+// ones keep their defaults, so old files keep loading. ImGui's window layout lives separately in
+// its ini file.
 #include <string>
 
 #include "app/engine/engine_settings.hpp"

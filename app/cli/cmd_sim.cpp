@@ -15,6 +15,7 @@
 #include "app/sim/scenario.hpp"
 #include "app/sim/sim_run.hpp"
 #include "app/sim/test_images.hpp"
+#include "app/sim/udp_sender.hpp"
 
 namespace sweepline::cli {
 
@@ -30,6 +31,7 @@ struct SimArgs {
   bool compress = false;
   std::string style;
   std::string out, truth, udp;
+  std::string nmea_udp, nmea_out;
   double speed = 1;
   std::string dest = "239.0.1.2:8600";
   std::vector<std::string> set;
@@ -90,8 +92,9 @@ int run_sim(const SimArgs& a, const CLI::App& app) {
     });
   }
   sim::validate(s);
-  SWL_CHECK(!a.out.empty() || !a.udp.empty() || !a.truth.empty(),
-            "sim: nothing to do: give --out FILE, --udp GROUP:PORT and/or --truth FILE");
+  SWL_CHECK(!a.out.empty() || !a.udp.empty() || !a.truth.empty() || !a.nmea_out.empty(),
+            "sim: nothing to do: give --out FILE, --udp GROUP:PORT, --truth FILE and/or "
+            "--nmea-out FILE");
   SWL_CHECK(a.rotations > 0 || !a.udp.empty(),
             "sim: --rotations must be at least 1 (0, endless, only with --udp)");
 
@@ -104,6 +107,20 @@ int run_sim(const SimArgs& a, const CLI::App& app) {
   o.out_path = a.out;
   o.truth_path = a.truth;
   o.udp = a.udp;
+  // NMEA beside live video: by default, when the own ship moves, to the video's group on the
+  // next port; "off" or an endpoint of the user's choosing otherwise.
+  if (a.nmea_udp == "off") {
+    o.nmea_udp.clear();
+  } else if (!a.nmea_udp.empty()) {
+    o.nmea_udp = a.nmea_udp;
+  } else if (!a.udp.empty() && s.own.enabled) {
+    uint32_t ip = 0;
+    uint16_t port = 0;
+    sim::parse_endpoint(a.udp, ip, port);
+    SWL_CHECK(port < 65535, "sim: --udp port 65535 leaves no port for NMEA: give --nmea-udp");
+    o.nmea_udp = a.udp.substr(0, a.udp.rfind(':')) + ":" + std::to_string(port + 1);
+  }
+  o.nmea_path = a.nmea_out;
   o.speed = a.speed;
   o.dest = a.dest;
   const bool tty = isatty(fileno(stderr)) != 0;
@@ -136,6 +153,10 @@ int run_sim(const SimArgs& a, const CLI::App& app) {
   if (!a.udp.empty())
     std::printf(", streamed to %s (%llu dropped)", a.udp.c_str(),
                 static_cast<unsigned long long>(p.udp_dropped));
+  if (!o.nmea_udp.empty() || !o.nmea_path.empty())
+    std::printf(", %llu NMEA updates%s%s%s%s", static_cast<unsigned long long>(p.nmea_updates),
+                o.nmea_udp.empty() ? "" : " to ", o.nmea_udp.c_str(),
+                o.nmea_path.empty() ? "" : " in ", o.nmea_path.c_str());
   if (!a.truth.empty())
     std::printf(", %llu truth lines in %s", static_cast<unsigned long long>(p.truth_lines),
                 a.truth.c_str());
@@ -155,7 +176,8 @@ Command add_sim_command(CLI::App& parent) {
       "Radar scene simulator: CAT240 video to a capture file or live UDP, ground truth, "
       "and labelling test images");
   c.app = app;
-  app->add_option("--scenario", args->scenario, "harbour, vessels50, vessels1869, open-sea, stress")
+  app->add_option("--scenario", args->scenario,
+                  "harbour, vessels50, vessels1869, open-sea, stress, imo1, imo2, imo3, imo4")
       ->capture_default_str();
   app->add_option("--seed", args->seed, "Random seed (same seed, same bytes)")
       ->check(non_negative_check())
@@ -179,6 +201,15 @@ Command add_sim_command(CLI::App& parent) {
       ->check(output_file_check());
   app->add_option("--udp", args->udp, "Stream live to GROUP:PORT (e.g. 239.0.1.2:8600)")
       ->check(endpoint_check());
+  app->add_option("--nmea-udp", args->nmea_udp,
+                  "Own ship's NMEA (RMC, VTG, GGA, HDT, 1 Hz) to HOST:PORT, or off (default: "
+                  "with --udp and a moving own ship, the video's group on port + 1)")
+      ->check(CLI::Validator(
+          [](std::string& v) { return v == "off" ? std::string() : endpoint_check()(v); },
+          "HOST:PORT or off"));
+  app->add_option("--nmea-out", args->nmea_out,
+                  "Own ship's NMEA sentences to FILE (one per line, 1 Hz of simulated time)")
+      ->check(output_file_check());
   app->add_option("--speed", args->speed, "Live pacing: 1 real time, N times faster, 0 unpaced")
       ->check(non_negative_check())
       ->capture_default_str();

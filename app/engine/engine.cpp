@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "app/asterix/cat240_encoder.hpp"
 #include "app/common/check.hpp"
@@ -12,6 +13,11 @@
 namespace sweepline::engine {
 
 namespace {
+
+// The NMEA receiver's clock minus the video's is re-measured at each hand-off and smoothed; a
+// jump larger than this (a new feed, a seek, an unpaced replay) is taken at once.
+constexpr double kNmeaOffsetJumpS = 1.0;
+constexpr double kNmeaOffsetGain = 0.1;
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -35,6 +41,10 @@ Engine::Engine(EngineSettings settings, PipelineFactory factory)
   if (!factory_) factory_ = [](gpu::Backend b) { return gpu::make_pipeline(b); };
   make_pipeline(settings_.processing.backend);
   reset_assembler();
+  // The NMEA receiver lives with the engine, not with the source: own ship's feed does not
+  // change when the video does.
+  start_nmea();
+  make_tracker();
 }
 
 Engine::~Engine() {
@@ -131,6 +141,8 @@ bool Engine::open_source(const std::string& uri) {
     source_.reset();
   }
   reset_assembler();
+  make_tracker();
+  nmea_offset_known_ = false;
   held_.clear();
   shown_rotation_ = seen_completions_ = 0;
   source_ended_ = false;
@@ -147,6 +159,7 @@ void Engine::close_source() {
   stop_ingest();
   source_.reset();
   source_view_ = SourceView{};
+  if (tracker_fed_) make_tracker();
 }
 
 void Engine::start_ingest() {
@@ -226,6 +239,7 @@ void Engine::seek_rotation(uint64_t n) {
   if (!source_ || !source_->replay()) return;
   source_->replay()->seek_rotation(n);
   assembler_->reset();
+  make_tracker();  // the tracks belong to the time left behind
   held_.clear();
   const uint64_t count = source_->replay()->rotation_count();
   shown_rotation_ = count > 0 ? std::min(n, count - 1) : n;
@@ -478,6 +492,22 @@ bool Engine::submit() {
   }
   f.in_place = lease != nullptr;
   f.geometry = frame_geometry(p, polar_);
+  f.sector = frame_sector(polar_);
+  f.earliest_s = frame_earliest_time(polar_);
+  f.latest_s = frame_latest_time(polar_);
+  f.azimuths = polar_.azimuths;
+  f.range_bins = polar_.range_bins;
+  f.range_m = polar_.range_m;
+  if (nmea_ && f.latest_s) {
+    // The video's rows have just been handed over: the receiver's clock now, minus their time,
+    // maps the video's clock (a time of day, the simulator's) onto the NMEA arrival stamps.
+    const double off = nmea_->now() - *f.latest_s;
+    if (!nmea_offset_known_ || std::abs(off - nmea_offset_s_) > kNmeaOffsetJumpS)
+      nmea_offset_s_ = off;
+    else
+      nmea_offset_s_ += kNmeaOffsetGain * (off - nmea_offset_s_);
+    nmea_offset_known_ = true;
+  }
   runner_->submit(polar_, p, lease ? &lease->targets() : nullptr, display_ && !lease);
   lease.reset();  // unmaps, ordered after the frame's device work
   pipeline_fresh_ = false;
@@ -512,6 +542,7 @@ bool Engine::collect(FrameRunner::Output& out) {
   in_place_ = in_flight_.in_place;
   geometry_ = in_flight_.geometry;
   record(extra, ms);
+  feed_tracker(in_flight_);
   return true;
 }
 

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +39,8 @@
 #include "app/engine/display_port.hpp"
 #include "app/engine/engine_settings.hpp"
 #include "app/engine/frame_runner.hpp"
+#include "app/engine/track_feed.hpp"
+#include "app/engine/tracking.hpp"
 #include "app/source/source.hpp"
 #include "app/sweep/sweep_assembler.hpp"
 #include "gpu/pipeline.hpp"
@@ -122,6 +125,37 @@ class Engine {
   // console sets itself on construction and clears itself on destruction.
   void set_display(DisplayPort* port);
 
+  // --- target tracking (docs/tracking.md) ---
+  // The tracker is fed at each collected frame, on the thread that collects it, with the
+  // frame's finished plots, in the plane of own ship's navigation: NMEA over UDP when
+  // navigation.udp names a feed, else the simulator's own ship (sim://), else none (tracks
+  // relative, a warning in tracking().warning). It is reset when a source is opened or closed,
+  // on a seek or a step back, and when the video's clock falls back (a replay loops); not on a
+  // backend switch (the tracks coast over the dropped frame).
+  const TrackingView& tracking() const { return tracking_; }
+  // Manual acquisition at a point of the tracker's plane (the UI converts from the PPI: own
+  // ship's position plus the offset on the display, rotated by the heading when head-up). The
+  // new or marked track's id; nullopt when nothing is near, capacity is reached or tracking is
+  // off.
+  std::optional<int> acquire(double x_m, double y_m);
+  bool cancel_track(int track_id);  // false when no such track
+  void cancel_all_tracks();
+  // An automatic acquisition zone; its id, or nullopt with the reason in
+  // tracking().command_error when the zone is malformed. Zones persist in the settings.
+  std::optional<int> add_zone(const track::AcquisitionZone& zone);
+  bool remove_zone(int zone_id);
+  bool acknowledge_alarm(int alarm_id);  // false when no such alarm
+  void acknowledge_all_alarms();
+  // Applies new tracking settings (limits, life rules, zones, on/off) from the next update;
+  // tracks are kept unless tracking is switched off. False, with the reason in
+  // tracking().command_error, when a value is out of range (nothing changes then).
+  bool set_tracking_settings(const TrackingSettings& s);
+  // (Re)starts or stops the NMEA receiver. False, with the reason in tracking().nmea_error,
+  // when the feed cannot be opened (the settings are kept: the console shows why).
+  bool set_navigation_settings(const NavigationSettings& s);
+  // Drops every track and alarm (zones are kept).
+  void reset_tracking();
+
   // --- the frame loop ---
   // Polls the source for up to `budget_ms` and feeds the assembler. Returns records taken.
   // With `stop_at_rotation_end`, stops feeding at the first radial of a new rotation (the rest
@@ -183,6 +217,12 @@ class Engine {
     bool in_place = false;
     StageTimes display_times;  // the display's host time at submission ("interop map")
     DisplayGeometry geometry;
+    // What the tracker needs of the frame handed over: its changed rows (relative to the bow)
+    // and their sweep times.
+    SweepSector sector;
+    std::optional<double> earliest_s, latest_s;
+    int azimuths = 0, range_bins = 0;
+    double range_m = 0;
   };
 
   void make_pipeline(const std::string& name);
@@ -201,6 +241,12 @@ class Engine {
   void stop_ingest();
   void ingest_loop();
   uint64_t assembled_rotations() const;  // takes ingest_mu_
+  // Target tracking (engine_tracking.cpp).
+  void make_tracker();
+  void feed_tracker(const InFlight& frame);
+  nav::OwnShipState own_ship_at(double frame_t_s, OwnShipSource& from);
+  void refresh_tracking_view();
+  void start_nmea();
 
   EngineSettings settings_;
   PipelineFactory factory_;
@@ -253,6 +299,17 @@ class Engine {
   std::vector<std::string> stage_order_;
   History frame_ms_;
   uint64_t frames_processed_ = 0;
+  // Target tracking: used on the caller's thread only (the frame is collected there).
+  std::unique_ptr<track::Tracker> tracker_;
+  std::unique_ptr<nav::NmeaUdpReceiver> nmea_;
+  TrackingView tracking_;
+  ClockUnwrapper clock_;
+  double tracker_now_s_ = 0;  // the last update's now (tracker clock)
+  bool tracker_fed_ = false;  // an update happened since the last reset
+  double nmea_offset_s_ = 0;  // the receiver's clock minus the video's (live: at hand-off)
+  bool nmea_offset_known_ = false;
+  std::vector<track::TrackPlot> track_plots_;  // reused per update
+  std::string feed_error_;  // why the latest frame fed nothing (shown in the warning)
 };
 
 }  // namespace sweepline::engine

@@ -76,6 +76,34 @@ void visit_plot(S& s, F&& f) {
 }
 
 template <class S, class F>
+void visit_tracking(S& s, F&& f) {
+  f("enabled", s.enabled);
+  f("auto_acquire", s.auto_acquire);
+  f("confirm_hits", s.confirm_hits);
+  f("confirm_window", s.confirm_window);
+  f("keep_hits", s.keep_hits);
+  f("keep_window", s.keep_window);
+  f("delete_lost_scans", s.delete_lost_scans);
+  f("delete_lost_s", s.delete_lost_s);
+  f("capacity", s.capacity);
+  f("cpa_limit_nm", s.cpa_limit_nm);
+  f("tcpa_limit_min", s.tcpa_limit_min);
+  f("vector_minutes", s.vector_minutes);
+  f("vector_mode", s.vector_mode);
+  f("trails", s.trails);
+  f("trail_minutes", s.trail_minutes);
+  f("trail_interval_s", s.trail_interval_s);
+  f("range_sigma_m", s.range_sigma_m);
+  f("bearing_sigma_deg", s.bearing_sigma_deg);
+}
+
+template <class S, class F>
+void visit_navigation(S& s, F&& f) {
+  f("udp", s.udp);
+  f("stale_s", s.stale_s);
+}
+
+template <class S, class F>
 void visit_processing(S& s, F&& f) {
   f("backend", s.backend);
   f("size", s.size);
@@ -247,6 +275,123 @@ void read_processing(const json& p, ProcessingSettings& s) {
     refuse("processing.azimuths x processing.range_bins",
            "at most " + std::to_string(kMaxPolarCells),
            std::to_string(s.azimuths) + " x " + std::to_string(s.range_bins));
+}
+
+}  // namespace sweepline::engine
+
+namespace sweepline::engine {
+
+json zone_json(const track::AcquisitionZone& z) {
+  if (z.kind == track::AcquisitionZone::Kind::Polygon) {
+    json pts = json::array();
+    for (const auto& p : z.polygon) pts.push_back({p.x_m, p.y_m});
+    return {{"kind", "polygon"}, {"points", pts}};
+  }
+  return {{"kind", "arc"},
+          {"range_min_m", z.range_min_m},
+          {"range_max_m", z.range_max_m},
+          {"bearing_from_deg", z.bearing_from_deg},
+          {"bearing_to_deg", z.bearing_to_deg},
+          {"relative_to_heading", z.relative_to_heading}};
+}
+
+track::AcquisitionZone read_zone(const json& j) {
+  if (!j.is_object()) throw Error("settings: tracking.zones: each zone must be an object");
+  track::AcquisitionZone z;
+  const std::string kind = j.value("kind", std::string("arc"));
+  if (kind == "polygon") {
+    z.kind = track::AcquisitionZone::Kind::Polygon;
+    if (!j.contains("points") || !j["points"].is_array())
+      throw Error("settings: tracking.zones: a polygon needs \"points\": [[x_m, y_m], ...]");
+    for (const auto& p : j["points"]) {
+      if (!p.is_array() || p.size() != 2)
+        throw Error("settings: tracking.zones: a polygon point must be [x_m, y_m]");
+      z.polygon.push_back({p[0].get<double>(), p[1].get<double>()});
+    }
+  } else if (kind == "arc") {
+    read_field(j, "range_min_m", z.range_min_m);
+    read_field(j, "range_max_m", z.range_max_m);
+    read_field(j, "bearing_from_deg", z.bearing_from_deg);
+    read_field(j, "bearing_to_deg", z.bearing_to_deg);
+    read_field(j, "relative_to_heading", z.relative_to_heading);
+  } else {
+    refuse("tracking.zones[].kind", "arc or polygon", kind);
+  }
+  try {
+    track::validate(z);
+  } catch (const std::exception& e) {
+    throw Error(std::string("settings: tracking.zones: ") + e.what());
+  }
+  return z;
+}
+
+json tracking_json(const TrackingSettings& t) {
+  json j = json::object();
+  visit_tracking(t, writer(j));
+  json zones = json::array();
+  for (const auto& z : t.zones) zones.push_back(zone_json(z));
+  j["zones"] = zones;
+  return j;
+}
+
+void read_tracking(const json& j, TrackingSettings& s) {
+  TrackingSettings t = s;
+  visit_tracking(t, reader(j));
+  if (j.contains("zones") && !j["zones"].is_null()) {
+    if (!j["zones"].is_array()) throw Error("settings: tracking.zones must be an array");
+    t.zones.clear();
+    for (const auto& z : j["zones"]) t.zones.push_back(read_zone(z));
+  }
+  check_tracking(t);
+  s = std::move(t);
+}
+
+void check_tracking(const TrackingSettings& t) {
+  const std::string k = "tracking.";
+  check_range(k + "confirm_window", t.confirm_window, 1, 32);
+  check_range(k + "confirm_hits", t.confirm_hits, 1, t.confirm_window);
+  check_range(k + "keep_window", t.keep_window, 1, 32);
+  check_range(k + "keep_hits", t.keep_hits, 1, t.keep_window);
+  check_range(k + "delete_lost_scans", t.delete_lost_scans, 1, 1000);
+  check_range(k + "delete_lost_s", t.delete_lost_s, 1, 3600);
+  check_range(k + "capacity", t.capacity, 1, 1000000);
+  check_range(k + "cpa_limit_nm", t.cpa_limit_nm, 0, 20);
+  check_range(k + "tcpa_limit_min", t.tcpa_limit_min, 0, 120);
+  check_range(k + "vector_minutes", t.vector_minutes, 0, 60);
+  if (t.vector_mode != "true" && t.vector_mode != "relative")
+    refuse(k + "vector_mode", "true or relative", t.vector_mode);
+  check_range(k + "trail_minutes", t.trail_minutes, 0, 60);
+  check_range(k + "trail_interval_s", t.trail_interval_s, 1, 600);
+  check_range(k + "trail points (trail_minutes x 60 / trail_interval_s)",
+              t.trail_minutes * 60.0 / t.trail_interval_s, 0, 1024);
+  check_range(k + "range_sigma_m", t.range_sigma_m, 0, 10000);
+  check_range(k + "bearing_sigma_deg", t.bearing_sigma_deg, 0, 30);
+  for (const auto& z : t.zones) {
+    try {
+      track::validate(z);
+    } catch (const std::exception& e) {
+      throw Error(std::string("settings: tracking.zones: ") + e.what());
+    }
+  }
+}
+
+json navigation_json(const NavigationSettings& n) {
+  json j = json::object();
+  visit_navigation(n, writer(j));
+  return j;
+}
+
+void read_navigation(const json& j, NavigationSettings& s) {
+  NavigationSettings n = s;
+  visit_navigation(n, reader(j));
+  check_navigation(n);
+  s = std::move(n);
+}
+
+void check_navigation(const NavigationSettings& n) {
+  check_range("navigation.stale_s", n.stale_s, 0.1, 3600);
+  if (!n.udp.empty() && n.udp.rfind("udp://", 0) != 0)
+    refuse("navigation.udp", "\"\" or udp://GROUP:PORT[?iface=IF]", n.udp);
 }
 
 }  // namespace sweepline::engine

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/source/source.hpp"
+#include "app/track/zones.hpp"
 #include "gpu/pipeline.hpp"
 
 namespace sweepline::engine {
@@ -42,9 +44,49 @@ struct ProcessingSettings {
   static gpu::PipelineParams default_params();
 };
 
+// ARPA target tracking (app/track; docs/tracking.md). Limits are the operator's, in the units
+// an operator sets them in; the tracker's own knobs keep the defaults of track::TrackerParams.
+struct TrackingSettings {
+  bool enabled = true;
+  // true: any new echo may start a track; false: only echoes inside an acquisition zone (and
+  // manual acquisition).
+  bool auto_acquire = true;
+  int confirm_hits = 3;        // acquiring -> tracked when seen in confirm_hits ...
+  int confirm_window = 5;      // ... of the last confirm_window scans
+  int keep_hits = 5;           // tracked while seen in keep_hits ...
+  int keep_window = 10;        // ... of the last keep_window scans (IMO: 5 of 10); else lost
+  int delete_lost_scans = 10;  // a lost track is deleted after this many more scans ...
+  double delete_lost_s = 60;   // ... or seconds, whichever first
+  int capacity = 2000;         // live tracks of every status
+  // CPA/TCPA alarm: 1 NM and 12 min, the limits usual on merchant ships in open water (the
+  // standard leaves them to the operator; a harbour wants less).
+  double cpa_limit_nm = 1.0;
+  double tcpa_limit_min = 12.0;
+  double vector_minutes = 6;         // vector length drawn on the PPI
+  std::string vector_mode = "true";  // "true" or "relative" (vectors and trails)
+  bool trails = true;                // past positions drawn
+  double trail_minutes = 3;          // past positions kept (trail_minutes x 60 / interval points)
+  double trail_interval_s = 15;      // spacing of past positions
+  // Measurement accuracy fed to the tracker; 0: from the beam, pulse and video grid
+  // (engine::radar_accuracy()).
+  double range_sigma_m = 0;
+  double bearing_sigma_deg = 0;
+  std::vector<track::AcquisitionZone> zones;  // automatic acquisition zones
+};
+
+// Own ship's navigation (app/nav; docs/navigation.md).
+struct NavigationSettings {
+  // NMEA 0183 over UDP: "udp://GROUP:PORT[?iface=IF]", "udp://:PORT" (any address) or "" (none:
+  // the simulator's own ship when the source is sim://, else no own ship).
+  std::string udp;
+  double stale_s = 5;  // a fix, course/speed or heading older than this is not used
+};
+
 struct EngineSettings {
   SourceSettings source;
   ProcessingSettings processing;
+  TrackingSettings tracking;
+  NavigationSettings navigation;
 };
 
 // The "source" and "processing" objects of settings.json. The readers throw on a value of the
@@ -55,6 +97,20 @@ nlohmann::json params_json(const gpu::PipelineParams& p);
 void read_source(const nlohmann::json& j, SourceSettings& s);
 void read_processing(const nlohmann::json& j, ProcessingSettings& s);
 void read_params(const nlohmann::json& j, gpu::PipelineParams& p);
+// The "tracking" and "navigation" objects of settings.json; the readers refuse a bad value
+// naming its key ("tracking.cpa_limit_nm must be ...").
+nlohmann::json tracking_json(const TrackingSettings& s);
+nlohmann::json navigation_json(const NavigationSettings& s);
+void read_tracking(const nlohmann::json& j, TrackingSettings& s);
+void read_navigation(const nlohmann::json& j, NavigationSettings& s);
+// Throws sweepline::Error naming the first bad value (the readers call them).
+void check_tracking(const TrackingSettings& s);
+void check_navigation(const NavigationSettings& s);
+// A zone as settings.json holds it: {"kind": "arc", "range_min_m", "range_max_m",
+// "bearing_from_deg", "bearing_to_deg", "relative_to_heading"} or {"kind": "polygon", "points":
+// [[x_m, y_m], ...]}.
+nlohmann::json zone_json(const track::AcquisitionZone& z);
+track::AcquisitionZone read_zone(const nlohmann::json& j);
 // Throws sweepline::Error naming the settings key of the first value out of its range (the
 // readers call it; so can a caller that sets values another way).
 void check_params(const gpu::PipelineParams& p);

@@ -57,7 +57,37 @@ std::string scorecard_table(const std::vector<SceneRun>& runs) {
   return out;
 }
 
-nlohmann::ordered_json scene_json(const SceneRun& r) {
+std::string tracking_table(const std::vector<SceneRun>& runs) {
+  std::string out;
+  appendf(out, "%-12s %4s %7s %7s %5s %5s %6s %7s %5s %5s %7s %8s %7s %6s %6s %7s\n", "", "",
+          "SCR>=10", "conf.", "scans", "", "false", "", "id", "", "track", "events", "GOSPA",
+          "GOSPA", "GOSPA", "GOSPA");
+  appendf(out, "%-12s %4s %7s %7s %5s %5s %6s %7s %5s %5s %7s %8s %7s %6s %6s %7s\n", "scene",
+          "rot", "vessels", "<=10 %", "med", "p95", "tracks", "/10 min", "chg", "lost", "hours",
+          "/trk-h", "mean m", "missed", "false", "loc m");
+  for (const SceneRun& r : runs) {
+    if (!r.tracked) continue;
+    const TrackScorer::Result& t = r.tracking;
+    appendf(out, "%-12s %4d %7d %7s %5s %5s %6d %7s %5d %5d %7s %8s %7s %6s %6s %7s\n",
+            r.name.c_str(), t.rotations, t.judged, num(t.confirmed_pct, 1).c_str(),
+            num(t.scans_median, 0).c_str(), num(t.scans_p95, 0).c_str(), t.false_tracks,
+            num(t.false_per_10min, 2).c_str(), t.id_changes, t.id_losses,
+            num(t.track_hours, 2).c_str(), num(t.events_per_track_hour, 2).c_str(),
+            num(t.gospa_mean_m, 0).c_str(), num(t.gospa_missed_mean, 1).c_str(),
+            num(t.gospa_false_mean, 1).c_str(), num(t.gospa_loc_rms_m, 1).c_str());
+  }
+  out += "\ntracking targets (issue 29):\n";
+  for (const SceneRun& r : runs) {
+    if (!r.tracked) continue;
+    appendf(out, "  %-12s %s\n", r.name.c_str(), r.tracking.pass ? "PASS" : "FAIL");
+    for (const auto& c : r.tracking.targets)
+      appendf(out, "    %-4s %-38s %8s  (%s %s)\n", c.pass ? "PASS" : "FAIL", c.name.c_str(),
+              num(c.value, 2).c_str(), c.at_least ? ">=" : "<=", num(c.limit, 2).c_str());
+  }
+  return out;
+}
+
+nlohmann::ordered_json scene_json(const SceneRun& r, const RunConfig* config) {
   const SceneScore& s = r.score;
   nlohmann::ordered_json j;
   j["scene"] = r.name;
@@ -93,15 +123,30 @@ nlohmann::ordered_json scene_json(const SceneRun& r) {
   j["targets"] = targets;
   j["pass"] = s.pass;
   nlohmann::ordered_json rots = nlohmann::ordered_json::array();
-  for (const RotationScore& rs : r.rotations)
+  for (const RotationScore& rs : r.rotations) {
+    nlohmann::ordered_json missed = nlohmann::ordered_json::array();
+    for (const RotationScore::Miss& m : rs.missed)
+      missed.push_back({{"id", m.id},
+                        {"range_m", m.range_m},
+                        {"bearing_deg", m.bearing_deg},
+                        {"scr_db", m.scr_db}});
     rots.push_back({{"rotation", rs.rotation},
                     {"vessels", rs.vessels},
                     {"found", rs.found},
                     {"detectable", rs.detectable},
                     {"detectable_found", rs.detectable_found},
                     {"detections", rs.detections},
-                    {"unmatched", rs.unmatched}});
+                    {"unmatched", rs.unmatched},
+                    {"missed", missed}});
+  }
   j["per_rotation"] = rots;
+  if (r.tracked) {
+    const RunConfig defaults;
+    const RunConfig& c = config ? *config : defaults;
+    j["tracking"] = track_result_json(r.tracking, c.track_targets, c.track_gates);
+    j["tracking"]["tracks_live_end"] = r.tracks_live_end;
+    j["tracking"]["tracks_confirmed_end"] = r.tracks_confirmed_end;
+  }
   return j;
 }
 

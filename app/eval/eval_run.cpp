@@ -7,8 +7,11 @@
 #include <cmath>
 #include <deque>
 #include <fstream>
+#include <optional>
 
 #include "app/common/check.hpp"
+#include "app/engine/track_feed.hpp"
+#include "app/nav/geodesy.hpp"
 #include "app/sim/radial_producer.hpp"
 #include "app/source/source.hpp"
 
@@ -17,6 +20,14 @@ namespace sweepline::eval {
 namespace {
 
 constexpr double kDeg = 3.14159265358979323846 / 180;
+
+// The radar still at the origin heading north, with a valid fix (so that tracks are over ground).
+nav::OwnShipState still_at_origin(double t_s) {
+  nav::OwnShipState o;
+  o.valid = o.heading_valid = true;
+  o.time_s = t_s;
+  return o;
+}
 
 class SceneFeed : public FrameFeed {
  public:
@@ -40,6 +51,11 @@ class SceneFeed : public FrameFeed {
       out.frame.row_time_s[size_t(a)] = t0 + double(a) / r.radials * period;
     out.rotation = scene_.rotation();
     out.truth = scene_.truth();
+    out.truth_time_s = t0;
+    const sim::Scenario& s = scene_.scenario();
+    out.own = s.own.enabled ? scene_navigation(s, s.seed, scene_.own_truth().state,
+                                               double(scene_.rotation()) * period)
+                            : still_at_origin(t0);
     return true;
   }
 
@@ -51,8 +67,8 @@ class SceneFeed : public FrameFeed {
 class CaptureFeed : public FrameFeed {
  public:
   CaptureFeed(const std::string& path, std::map<uint64_t, std::vector<sim::VesselTruth>> truth,
-              const sweep::SweepConfig& cfg)
-      : truth_(std::move(truth)), assembler_(cfg) {
+              const sweep::SweepConfig& cfg, std::map<uint64_t, sim::OwnTruth> own)
+      : truth_(std::move(truth)), own_(std::move(own)), assembler_(cfg) {
     SourceOptions o;
     o.speed = 0;  // as fast as the file reads
     o.loop = false;
@@ -112,11 +128,29 @@ class CaptureFeed : public FrameFeed {
     out.frame.rotation = label_;
     auto it = truth_.find(label_);
     out.truth = it != truth_.end() ? it->second : std::vector<sim::VesselTruth>{};
+    // The truth is at the rotation's start: the simulator's clock, or else the frame's first row.
+    out.truth_time_s = !out.frame.row_time_s.empty() ? out.frame.row_time_s.front() : 0.0;
+    auto own = own_.find(label_);
+    if (own != own_.end()) {
+      out.truth_time_s = sim::kSimEpoch + own->second.state.t_s;
+      nav::OwnShipState o = still_at_origin(out.truth_time_s);
+      o.x_m = own->second.state.x_m;
+      o.y_m = own->second.state.y_m;
+      o.course_deg = own->second.state.course_deg;
+      o.heading_deg = own->second.state.heading_deg;
+      o.speed_mps = own->second.state.speed_mps;
+      o.vx_mps = o.speed_mps * std::sin(o.course_deg * kDeg);
+      o.vy_mps = o.speed_mps * std::cos(o.course_deg * kDeg);
+      out.own = o;
+    } else {
+      out.own = still_at_origin(out.truth_time_s);
+    }
     taken_radials_ = assembler_.counters().radials;
     return true;
   }
 
   std::map<uint64_t, std::vector<sim::VesselTruth>> truth_;
+  std::map<uint64_t, sim::OwnTruth> own_;
   std::unique_ptr<RecordSource> source_;
   sweep::SweepAssembler assembler_;
   std::deque<cat240::Record> held_;
@@ -141,14 +175,36 @@ std::unique_ptr<FrameFeed> scene_feed(const sim::Scenario& scenario) {
 
 std::unique_ptr<FrameFeed> capture_feed(const std::string& path,
                                         std::map<uint64_t, std::vector<sim::VesselTruth>> truth,
-                                        const sweep::SweepConfig& sweep) {
-  return std::make_unique<CaptureFeed>(path, std::move(truth), sweep);
+                                        const sweep::SweepConfig& sweep,
+                                        std::map<uint64_t, sim::OwnTruth> own) {
+  return std::make_unique<CaptureFeed>(path, std::move(truth), sweep, std::move(own));
 }
 
-std::map<uint64_t, std::vector<sim::VesselTruth>> read_truth_file(const std::string& path) {
+nav::OwnShipState scene_navigation(const sim::Scenario& s, uint64_t seed, const sim::OwnState& own,
+                                   double t_s) {
+  const sim::NavMeasurement m =
+      sim::measure_nav(s.errors, seed, t_s, own.heading_deg, own.course_deg, own.speed_mps);
+  nav::OwnShipState o;
+  o.valid = o.heading_valid = true;
+  o.time_s = sim::kSimEpoch + t_s;
+  o.x_m = own.x_m;
+  o.y_m = own.y_m;
+  o.course_deg = m.cog_deg;
+  o.speed_mps = m.sog_mps;
+  o.heading_deg = m.heading_deg;
+  o.vx_mps = m.sog_mps * std::sin(m.cog_deg * kDeg);
+  o.vy_mps = m.sog_mps * std::cos(m.cog_deg * kDeg);
+  const nav::LatLon ll =
+      nav::LocalTangentPlane(s.own.lat_deg, s.own.lon_deg).to_geodetic(own.x_m, own.y_m);
+  o.lat_deg = ll.lat_deg;
+  o.lon_deg = ll.lon_deg;
+  return o;
+}
+
+TruthFile read_truth(const std::string& path) {
   std::ifstream f(path);
   SWL_CHECK(f.good(), "eval: cannot open truth file '" + path + "'");
-  std::map<uint64_t, std::vector<sim::VesselTruth>> out;
+  TruthFile out;
   std::string line;
   int n = 0;
   while (std::getline(f, line)) {
@@ -156,6 +212,24 @@ std::map<uint64_t, std::vector<sim::VesselTruth>> read_truth_file(const std::str
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
       const auto j = nlohmann::json::parse(line);
+      if (j.value("own", false)) {
+        sim::OwnTruth o;
+        o.rotation = j.at("rotation").get<uint64_t>();
+        o.state.t_s = j.value("time_s", 0.0);
+        o.state.x_m = j.at("x_m").get<double>();
+        o.state.y_m = j.at("y_m").get<double>();
+        o.state.heading_deg = j.value("heading_deg", 0.0);
+        o.state.course_deg = j.value("course_deg", o.state.heading_deg);
+        o.state.speed_mps = j.value("speed_mps", 0.0);
+        o.lat_deg = j.value("lat_deg", 0.0);
+        o.lon_deg = j.value("lon_deg", 0.0);
+        SWL_CHECK(std::isfinite(o.state.x_m) && std::isfinite(o.state.y_m) &&
+                      std::isfinite(o.state.heading_deg) && std::isfinite(o.state.course_deg) &&
+                      std::isfinite(o.state.speed_mps) && o.state.speed_mps >= 0,
+                  "a value out of range");
+        out.own[o.rotation] = o;
+        continue;
+      }
       sim::VesselTruth t;
       t.rotation = j.at("rotation").get<uint64_t>();
       t.id = j.at("id").get<int>();
@@ -170,12 +244,47 @@ std::map<uint64_t, std::vector<sim::VesselTruth>> read_truth_file(const std::str
       SWL_CHECK(std::isfinite(t.range_m) && t.range_m >= 0 && std::isfinite(t.bearing_deg) &&
                     std::isfinite(t.length_m) && t.length_m >= 0 && std::isfinite(t.scr_db),
                 "a value out of range");
-      out[t.rotation].push_back(t);
+      out.vessels[t.rotation].push_back(t);
     } catch (const std::exception& e) {
       throw Error("eval: truth file '" + path + "' line " + std::to_string(n) + ": " + e.what());
     }
   }
-  SWL_CHECK(!out.empty(), "eval: truth file '" + path + "' holds no vessel");
+  SWL_CHECK(!out.vessels.empty(), "eval: truth file '" + path + "' holds no vessel");
+  return out;
+}
+
+std::map<uint64_t, std::vector<sim::VesselTruth>> read_truth_file(const std::string& path) {
+  return read_truth(path).vessels;
+}
+
+void track_rotation(track::Tracker& tracker, const FrameWithTruth& in,
+                    const gpu::FrameResult& result, const sim::RadarConfig& radar,
+                    std::vector<track::Track>& tracks, std::vector<track::TrackPlot>& plots) {
+  gpu::PlotParams pp;
+  pp.beamwidth_deg = radar.beamwidth_deg;
+  pp.pulse_m = radar.pulse_m;
+  const engine::RadarAccuracy acc =
+      engine::radar_accuracy(pp, in.frame.azimuths, in.frame.range_bins, in.frame.range_m);
+  plots.clear();
+  plots.reserve(result.plots.size());
+  for (const gpu::Plot& p : result.plots) plots.push_back(engine::to_track_plot(p, in.own, acc));
+  // A whole rotation per update: the sector from the sweep back to itself, in true bearings.
+  const engine::SweepSector rel = engine::frame_sector(in.frame);
+  const double heading = in.own.heading_valid ? in.own.heading_deg : 0.0;
+  const engine::SweepSector sec = engine::true_sector(rel, heading, heading);
+  const double now = engine::frame_latest_time(in.frame).value_or(in.truth_time_s);
+  tracker.update(plots, sec.from_deg, sec.to_deg, now, engine::to_track_own_ship(in.own));
+  tracker.tracks(tracks);
+}
+
+std::vector<ScoredTrack> scored_tracks(const std::vector<track::Track>& tracks, double t_s) {
+  std::vector<ScoredTrack> out;
+  out.reserve(tracks.size());
+  for (const track::Track& t : tracks) {
+    const double dt = t_s - t.time_s;
+    out.push_back({t.id, t.x_m + t.vx_mps * dt, t.y_m + t.vy_mps * dt,
+                   t.status == track::Track::Status::Tracked});
+  }
   return out;
 }
 
@@ -188,6 +297,15 @@ SceneRun evaluate(const std::string& name, const sim::RadarConfig& radar, FrameF
   gpu::PipelineParams params = cfg.params;
   params.label_enabled = true;
   const int total = cfg.warmup + cfg.rotations;
+  std::optional<track::Tracker> tracker;
+  std::optional<TrackScorer> scorer;
+  if (cfg.track) {
+    tracker.emplace(cfg.tracker);
+    scorer.emplace(cfg.track_targets, cfg.track_gates, radar.period_s());
+    run.tracked = true;
+  }
+  std::vector<track::Track> tracks;
+  std::vector<track::TrackPlot> plots;
   FrameWithTruth in;
   for (int i = 0; i < total; ++i) {
     if (!feed.next(in)) break;
@@ -208,6 +326,15 @@ SceneRun evaluate(const std::string& name, const sim::RadarConfig& radar, FrameF
     }
     RotationMatch m = match_rotation(dets, truth, cfg.gates);
     RotationScore s = score_rotation(in.rotation, m, truth, int(dets.size()));
+    if (tracker) {
+      track_rotation(*tracker, in, res, radar, tracks, plots);
+      if (cfg.on_tracks) cfg.on_tracks(i, in, tracks);
+      scorer->add_rotation(in.rotation, scored, scored_tracks(tracks, in.truth_time_s), truth);
+      run.tracks_live_end = int(tracks.size());
+      run.tracks_confirmed_end = int(std::count_if(tracks.begin(), tracks.end(), [](const auto& t) {
+        return t.status == track::Track::Status::Tracked;
+      }));
+    }
     if (scored) {
       run.detections_from = kind;
       run.vessels_off_display += off;
@@ -224,6 +351,7 @@ SceneRun evaluate(const std::string& name, const sim::RadarConfig& radar, FrameF
   // The pipeline's last frame is the last scored rotation (scored ones come last).
   if (!run.rotations.empty()) run.scan = pipeline.scan_image();
   run.score = score_scene(run.rotations, radar, cfg.targets);
+  if (scorer) run.tracking = scorer->result();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;
 }

@@ -13,9 +13,12 @@
 #include "app/common/polar_frame.hpp"
 #include "app/eval/match.hpp"
 #include "app/eval/scorecard.hpp"
+#include "app/eval/track_score.hpp"
+#include "app/nav/own_ship.hpp"
 #include "app/sim/scenario.hpp"
 #include "app/sim/scene.hpp"
 #include "app/sweep/sweep_assembler.hpp"
+#include "app/track/tracker.hpp"
 #include "gpu/pipeline.hpp"
 
 namespace sweepline::eval {
@@ -25,6 +28,10 @@ struct FrameWithTruth {
   PolarFrame frame;
   uint64_t rotation = 0;
   std::vector<sim::VesselTruth> truth;
+  double truth_time_s = 0;  // when the truth holds (the rotation's start), on the frame's clock
+  // Own ship as its navigation sensors say it during the rotation (frame clock; the plane of
+  // the truth's x and y): the radar at the origin heading north for scenes without an own ship.
+  nav::OwnShipState own;
 };
 
 class FrameFeed {
@@ -37,17 +44,34 @@ class FrameFeed {
 // The simulator: Scene::render_rotation, then next_rotation(), from rotation 0.
 std::unique_ptr<FrameFeed> scene_feed(const sim::Scenario& scenario);
 
-// Truth JSON lines (as `sweepline sim --truth` writes them) by rotation. Lines without scr_db
-// (older files) read as SCR 0. Throws sweepline::Error naming the file and line when malformed.
+// A truth file (as `sweepline sim --truth` writes it): the vessels by rotation, and the own
+// ship's lines ({"own": true, ...}, scenes with a moving own ship) by rotation.
+struct TruthFile {
+  std::map<uint64_t, std::vector<sim::VesselTruth>> vessels;
+  std::map<uint64_t, sim::OwnTruth> own;
+};
+// Vessel lines without scr_db (older files) read as SCR 0. Throws sweepline::Error naming the
+// file and line when a line is malformed, and when the file holds no vessel.
+TruthFile read_truth(const std::string& path);
+// The vessels of read_truth (own-ship lines skipped).
 std::map<uint64_t, std::vector<sim::VesselTruth>> read_truth_file(const std::string& path);
 
 // A recording through open_source and the sweep assembler as the engine does it: a frame ends
 // where the sweep crosses north (and at the end of the file). A rotation is numbered by the
 // simulator's Video Summary ("rotation=N") that opened it, or else by its count from 0; its
 // truth is `truth`'s entry of that number (none: no vessels).
+// Own ship: the truth's own lines where there are any (without the navigation's errors), else
+// the radar still at the origin heading north.
 std::unique_ptr<FrameFeed> capture_feed(const std::string& path,
                                         std::map<uint64_t, std::vector<sim::VesselTruth>> truth,
-                                        const sweep::SweepConfig& sweep);
+                                        const sweep::SweepConfig& sweep,
+                                        std::map<uint64_t, sim::OwnTruth> own = {});
+
+// The navigation a scene's own ship reports at time t_s (seconds from the run's start): position
+// speed and course over ground from the GNSS (exact), heading from the gyro with the scenario's
+// sensor errors (sim::measure_nav), on the frame clock (sim::kSimEpoch + t_s).
+nav::OwnShipState scene_navigation(const sim::Scenario& s, uint64_t seed, const sim::OwnState& own,
+                                   double t_s);
 
 struct RunConfig {
   gpu::PipelineParams params;  // width and height are the display's; labelling is forced on
@@ -58,6 +82,14 @@ struct RunConfig {
   // After every rotation: index from 0 (warm-up included), total, whether it was scored, and
   // its score (detections and unmatched only for warm-up rotations).
   std::function<void(int index, int total, bool scored, const RotationScore&)> progress;
+  // Tracking (`--track`): every rotation's plots (warm-up included) through a track::Tracker,
+  // one full rotation per update, scored on the scored rotations (track_score.hpp).
+  bool track = false;
+  track::TrackerParams tracker;
+  TrackTargets track_targets;
+  TrackGates track_gates;
+  // After every tracker update: the rotation's index, its frame and the tracker's tracks.
+  std::function<void(int index, const FrameWithTruth&, const std::vector<track::Track>&)> on_tracks;
 };
 
 struct SceneRun {
@@ -74,8 +106,20 @@ struct SceneRun {
   std::vector<Detection> last_detections;
   std::vector<sim::VesselTruth> last_truth;  // vessels on the display
   RotationMatch last_match;
-  double seconds = 0;  // wall time
+  double seconds = 0;    // wall time
+  bool tracked = false;  // RunConfig::track
+  TrackScorer::Result tracking;
+  int tracks_live_end = 0, tracks_confirmed_end = 0;  // after the last rotation
 };
+
+// One rotation's plots (FrameResult::plots) to `tracker` through the engine's conversion
+// (app/engine/track_feed.hpp: the radar's accuracy from its beam, pulse and grid; own ship from
+// in.own), one update for the whole rotation; `tracks` gets the tracker's tracks after it.
+void track_rotation(track::Tracker& tracker, const FrameWithTruth& in,
+                    const gpu::FrameResult& result, const sim::RadarConfig& radar,
+                    std::vector<track::Track>& tracks, std::vector<track::TrackPlot>& plots);
+// Tracks carried (constant velocity) to t_s, confirmed = Tracked.
+std::vector<ScoredTrack> scored_tracks(const std::vector<track::Track>& tracks, double t_s);
 
 // Runs `feed` through `pipeline` (its state carries from frame to frame). Stops early when the
 // feed ends (fewer scored rotations than asked). Throws sweepline::Error when the pipeline does.

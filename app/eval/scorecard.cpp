@@ -32,6 +32,10 @@ RotationScore score_rotation(uint64_t rotation, const RotationMatch& match,
     s.range_error_m.push_back(p.range_error_m);
     s.bearing_error_deg.push_back(p.bearing_error_deg);
   }
+  for (int i : match.missed_vessels) {
+    const auto& t = truth[size_t(i)];
+    s.missed.push_back({t.id, t.range_m, t.bearing_deg, t.scr_db});
+  }
   s.detections = detections;
   s.unmatched = int(match.unmatched_detections.size());
   return s;

@@ -34,6 +34,12 @@ struct RotationScore {
   int unmatched = 0;                      // detections matching no vessel
   std::vector<double> range_error_m;      // signed, per matched pair
   std::vector<double> bearing_error_deg;  // signed, per matched pair
+  // The vessels no detection matched, for finding out why (id, where, how detectable).
+  struct Miss {
+    int id = 0;
+    double range_m = 0, bearing_deg = 0, scr_db = 0;
+  };
+  std::vector<Miss> missed;
 };
 
 // Scores one rotation's match (`truth` as given to match_rotation).

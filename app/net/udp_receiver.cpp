@@ -2,7 +2,6 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -14,16 +13,13 @@
 #include <cstring>
 
 #include "app/common/check.hpp"
+#include "app/net/udp_socket.hpp"
 
 namespace sweepline::net {
 
 namespace {
 
 constexpr std::size_t kMaxDatagram = 65536;
-
-std::string errno_text() {
-  return std::strerror(errno);
-}
 
 double wall_clock_s() {
   using namespace std::chrono;
@@ -43,74 +39,40 @@ UdpReceiver::UdpReceiver(const UdpConfig& config) : config_(config) {
       multicast_ || config_.interface.empty(),
       "udp: an interface can only be chosen for a multicast group, not for " + config_.address);
 
-  UniqueFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-  SWL_CHECK(fd.valid(), "udp: cannot create a socket: " + errno_text());
-  const int one = 1;
-  // Several viewers on one host may listen to the same multicast feed.
-  if (multicast_) ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  // The destination address of each datagram, for recordings with the original addresses.
-  ::setsockopt(fd.get(), IPPROTO_IP, IP_PKTINFO, &one, sizeof one);
-  // The kernel's count of datagrams it dropped on this socket, with each datagram read.
-  ::setsockopt(fd.get(), SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
+  BoundUdp bound = bind_udp(
+      {config_.address, config_.port, config_.interface, "udp"}, [&](int fd, bool /*multicast*/) {
+        const int one = 1;
+        // The destination address of each datagram, for recordings with the original addresses.
+        ::setsockopt(fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof one);
+        // The kernel's count of datagrams it dropped on this socket, with each datagram read.
+        ::setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
 
-  int want = config_.rcvbuf_bytes;
-  if (want > 0) {
-    // Linux doubles what it is asked for (the rest is its bookkeeping) and reports the doubled
-    // size; it caps the request at net.core.rmem_max unless SO_RCVBUFFORCE is allowed
-    // (CAP_NET_ADMIN).
-    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &want, sizeof want);
-    int got = 0;
-    socklen_t len = sizeof got;
-    ::getsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &got, &len);
-    if (got / 2 < want) {
-      ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof want);
-      ::getsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &got, &len);
-    }
-    stats_.rcvbuf_granted = got / 2;
-    if (got / 2 < want)
-      spdlog::warn(
-          "udp: receive buffer {} KiB instead of the {} KiB asked for: a burst longer than the "
-          "buffer holds is lost (raise it with sysctl -w net.core.rmem_max={})",
-          got / 2 / 1024, want / 1024, want);
-    else
-      spdlog::info("udp: receive buffer {} KiB", got / 2 / 1024);
-  }
-
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(uint16_t(config_.port));
-  // Binding to the group keeps other groups on the same port out.
-  sa.sin_addr.s_addr = htonl(addr);
-  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
-    throw_error(__FILE__, __LINE__,
-                "udp: cannot listen on " + (config_.address.empty() ? "*" : config_.address) + ":" +
-                    std::to_string(config_.port) + ": " + errno_text());
-  }
-  socklen_t slen = sizeof sa;
-  ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&sa), &slen);
-  port_ = ntohs(sa.sin_port);
-
-  if (multicast_) {
-    ip_mreqn mreq{};
-    mreq.imr_multiaddr.s_addr = htonl(addr);
-    const std::string& ifc = config_.interface;
-    if (!ifc.empty()) {
-      in_addr ia{};
-      if (::inet_pton(AF_INET, ifc.c_str(), &ia) == 1) {
-        mreq.imr_address = ia;
-      } else {
-        const unsigned idx = ::if_nametoindex(ifc.c_str());
-        SWL_CHECK(idx != 0, "udp: no network interface named '" + ifc + "'");
-        mreq.imr_ifindex = int(idx);
-      }
-    }
-    if (::setsockopt(fd.get(), IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof mreq) != 0) {
-      throw_error(__FILE__, __LINE__,
-                  "udp: cannot join multicast group " + config_.address +
-                      (ifc.empty() ? "" : " on " + ifc) + ": " + errno_text());
-    }
-  }
-  fd_ = std::move(fd);
+        int want = config_.rcvbuf_bytes;
+        if (want > 0) {
+          // Linux doubles what it is asked for (the rest is its bookkeeping) and reports the
+          // doubled size; it caps the request at net.core.rmem_max unless SO_RCVBUFFORCE is allowed
+          // (CAP_NET_ADMIN).
+          ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof want);
+          int got = 0;
+          socklen_t len = sizeof got;
+          ::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len);
+          if (got / 2 < want) {
+            ::setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof want);
+            ::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len);
+          }
+          stats_.rcvbuf_granted = got / 2;
+          if (got / 2 < want)
+            spdlog::warn(
+                "udp: receive buffer {} KiB instead of the {} KiB asked for: a burst longer than "
+                "the "
+                "buffer holds is lost (raise it with sysctl -w net.core.rmem_max={})",
+                got / 2 / 1024, want / 1024, want);
+          else
+            spdlog::info("udp: receive buffer {} KiB", got / 2 / 1024);
+        }
+      });
+  port_ = bound.port;
+  fd_ = std::move(bound.fd);
   thread_ = std::thread([this] { run(); });
 }
 

@@ -38,8 +38,17 @@ struct Island {
 
 LandMap::LandMap(const Scenario& s) {
   if (!s.coast.enabled) return;
+  radar_ = s.radar;
   build_mask(s);
-  build_polar(s);
+  build_polar();
+}
+
+void LandMap::set_pose(double x_m, double y_m, double heading_deg) {
+  if (mask_.empty() || (x_m == pose_x_ && y_m == pose_y_ && heading_deg == pose_heading_)) return;
+  pose_x_ = x_m;
+  pose_y_ = y_m;
+  pose_heading_ = heading_deg;
+  build_polar();
 }
 
 void LandMap::build_mask(const Scenario& s) {
@@ -125,16 +134,17 @@ bool LandMap::is_land(double x, double y) const {
   return mask_[size_t(gy) * grid_ + size_t(gx)] != 0;
 }
 
-void LandMap::build_polar(const Scenario& s) {
-  const auto& r = s.radar;
+void LandMap::build_polar() {
+  const auto& r = radar_;
   radials_ = r.radials;
   cells_ = r.cells;
   const double cell_m = r.cell_m(), pix = 2 * extent_m_ / grid_;
   std::vector<uint8_t> raw(size_t(radials_) * cells_, 0);
   for (int a = 0; a < radials_; ++a) {
-    const double th = (a + 0.5) * 2 * kPi / radials_;
+    // The radial's true bearing: its azimuth from the bow plus the heading.
+    const double th = (a + 0.5) * 2 * kPi / radials_ + pose_heading_ * kPi / 180;
     const double sx = std::sin(th) * cell_m / pix, sy = std::cos(th) * cell_m / pix;
-    const double ox = extent_m_ / pix, oy = extent_m_ / pix;
+    const double ox = extent_m_ / pix + pose_x_ / pix, oy = extent_m_ / pix + pose_y_ / pix;
     uint8_t* out = raw.data() + size_t(a) * cells_;
     int depth = -1;  // cells since the beam entered land (-1 at sea)
     for (int c = 0; c < cells_; ++c) {

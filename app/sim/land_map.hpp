@@ -1,7 +1,8 @@
 #pragma once
 // The coastline and islands: a land mask on a Cartesian grid (for placing vessels at sea) and the
-// land returns resampled once into the radar's polar grid, already smeared by the beam and the
-// pulse, because land is static: rendering a rotation then only copies it in.
+// land returns resampled into the radar's polar grid, already smeared by the beam and the pulse,
+// because land is static: rendering a rotation then only copies it in. The polar grid is made
+// again only when the radar's position or heading changes (a moving own ship: once a rotation).
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +16,9 @@ class LandMap {
   explicit LandMap(const Scenario& s);
 
   bool empty() const { return polar_.empty(); }
+  // Puts the radar at (x, y) metres east and north of the scene origin, azimuth 0 at
+  // `heading_deg`; remakes the polar grid when that differs from where it was made.
+  void set_pose(double x_m, double y_m, double heading_deg);
   // True when (x, y) metres (x east, y north of the radar) is land; false outside the map.
   bool is_land(double x, double y) const;
   // Land returns of radial a: cells [first(a), last(a)) of row(a) are non-zero.
@@ -24,11 +28,13 @@ class LandMap {
 
  private:
   void build_mask(const Scenario& s);
-  void build_polar(const Scenario& s);
+  void build_polar();
 
   int grid_ = 0;  // mask is grid_ x grid_ over [-extent_m_, extent_m_]^2
   double extent_m_ = 0;
   std::vector<uint8_t> mask_;  // land return level per grid pixel, 0 = sea
+  RadarConfig radar_;
+  double pose_x_ = 0, pose_y_ = 0, pose_heading_ = 0;
   int radials_ = 0, cells_ = 0;
   std::vector<uint8_t> polar_;  // radials x cells
   std::vector<int> extent_;     // per radial: first, last non-zero cell

@@ -73,6 +73,56 @@ void quiet_background(Scenario& s) {
   s.vessels.separated = true;
 }
 
+// A.823(19) Appendix Annex 2: own course, own speed (kn), target range (NM), bearing, relative
+// course, relative speed (kn).
+struct ImoDefinition {
+  double own_course, own_kn, range_nm, bearing, rel_course, rel_kn;
+};
+constexpr ImoDefinition kImo[4] = {
+    {0, 10, 8, 0, 180, 20}, {0, 10, 1, 0, 90, 10}, {0, 5, 8, 45, 225, 20}, {0, 25, 8, 45, 225, 20}};
+
+// Quiet sea, one target, the standard's sensor errors, a 12 NM picture (the target starts at
+// 9 NM at most).
+void imo_scenario(Scenario& s, const ImoDefinition& d) {
+  s.noise.mean = 10;
+  s.clutter.level = 25;  // light sea clutter: gone beyond ~2 NM
+  s.rain.enabled = false;
+  s.coast.enabled = false;
+  s.vessels.count = 0;
+  s.own.enabled = true;
+  s.own.course_deg = d.own_course;
+  s.own.speed_kn = d.own_kn;
+  RelativeTarget t;
+  t.range_m = d.range_nm * 1852.0;
+  t.bearing_deg = d.bearing;
+  t.rel_course_deg = d.rel_course;
+  t.rel_speed_kn = d.rel_kn;
+  t.at_s = kImoPredictionS;
+  s.targets = {t};
+  s.errors = imo_sensor_errors();
+}
+
+// "A:B:C[:D]" as numbers; `n_min` to `n_max` of them.
+std::vector<double> parse_list(const std::string& key, const std::string& v, size_t n_min,
+                               size_t n_max) {
+  std::vector<double> out;
+  size_t pos = 0;
+  for (;;) {
+    const size_t colon = v.find(':', pos);
+    out.push_back(
+        parse_double(key, v.substr(pos, colon == std::string::npos ? colon : colon - pos)));
+    if (colon == std::string::npos) break;
+    pos = colon + 1;
+  }
+  if (out.size() < n_min || out.size() > n_max) {
+    std::string want = std::to_string(n_min);
+    if (n_max != n_min) want += " to " + std::to_string(n_max);
+    throw Error("sim: parameter '" + key + "' needs " + want + " numbers separated by ':', got '" +
+                v + "'");
+  }
+  return out;
+}
+
 }  // namespace
 
 constexpr NameTable<Style, 4> kStyleNames{{{Style::NextAz, "next-az"},
@@ -93,7 +143,8 @@ Style parse_style(const std::string& name) {
 }
 
 std::vector<std::string> scenario_names() {
-  return {"harbour", "vessels50", "vessels1869", "open-sea", "stress"};
+  return {"harbour", "vessels50", "vessels1869", "open-sea", "stress",
+          "imo1",    "imo2",      "imo3",        "imo4"};
 }
 
 Scenario make_scenario(const std::string& name) {
@@ -124,12 +175,61 @@ Scenario make_scenario(const std::string& name) {
     s.vessels.count = 1000;
     s.vessels.length_max_m = 150;
     s.coast.islands = 8;
+  } else if (name.size() == 4 && name.compare(0, 3, "imo") == 0 && name[3] >= '1' &&
+             name[3] <= '4') {
+    imo_scenario(s, kImo[name[3] - '1']);
   } else {
     throw Error("sim: unknown scenario '" + name +
-                "' (harbour, vessels50, vessels1869, open-sea, stress)");
+                "' (harbour, vessels50, vessels1869, open-sea, stress, imo1, imo2, imo3, imo4)");
   }
   return s;
 }
+
+namespace {
+
+// own_*: each also switches the own ship on.
+void apply_own_param(Scenario& s, const std::string& key, const std::string& v) {
+  OwnShipConfig& o = s.own;
+  if (key == "own_x") {
+    o.x_m = parse_double(key, v);
+  } else if (key == "own_y") {
+    o.y_m = parse_double(key, v);
+  } else if (key == "own_lat") {
+    o.lat_deg = parse_double(key, v);
+  } else if (key == "own_lon") {
+    o.lon_deg = parse_double(key, v);
+  } else if (key == "own_course") {
+    o.course_deg = parse_double(key, v);
+  } else if (key == "own_speed") {
+    o.speed_kn = parse_double(key, v);
+  } else if (key == "own_heading") {
+    o.heading_deg = parse_double(key, v);
+  } else if (key == "own_turn") {  // AT_S:COURSE:DEG_PER_MIN
+    const auto n = parse_list(key, v, 3, 3);
+    Manoeuvre m;
+    m.at_s = n[0];
+    m.course_deg = n[1];
+    m.turn_dpm = n[2];
+    SWL_CHECK(m.turn_dpm > 0 && m.turn_dpm <= 3600,
+              "sim: own_turn's rate must be in (0, 3600] deg/min");
+    o.manoeuvres.push_back(m);
+  } else if (key == "own_accel") {  // AT_S:SPEED_KN:KN_PER_MIN
+    const auto n = parse_list(key, v, 3, 3);
+    Manoeuvre m;
+    m.at_s = n[0];
+    m.speed_kn = n[1];
+    m.accel_kn_per_min = n[2];
+    SWL_CHECK(m.accel_kn_per_min > 0, "sim: own_accel's rate must be > 0 kn/min");
+    o.manoeuvres.push_back(m);
+  } else {
+    throw Error("sim: unknown parameter '" + key +
+                "' (own_x, own_y, own_lat, own_lon, own_course, own_speed, own_heading, own_turn, "
+                "own_accel)");
+  }
+  o.enabled = true;
+}
+
+}  // namespace
 
 void apply_param(Scenario& s, const std::string& key, const std::string& v) {
   auto& r = s.radar;
@@ -198,11 +298,29 @@ void apply_param(Scenario& s, const std::string& key, const std::string& v) {
     }
   } else if (key == "coast") {
     s.coast.enabled = parse_bool(key, v);
+  } else if (key.compare(0, 4, "own_") == 0) {
+    apply_own_param(s, key, v);
+  } else if (key == "target") {
+    const auto n = parse_list(key, v, 4, 5);
+    RelativeTarget t;
+    t.range_m = n[0] * 1852.0;
+    t.bearing_deg = n[1];
+    t.rel_course_deg = n[2];
+    t.rel_speed_kn = n[3];
+    t.at_s = n.size() > 4 ? n[4] : 0.0;
+    s.targets.push_back(t);
+  } else if (key == "target_at") {
+    const double at = parse_double(key, v);
+    for (RelativeTarget& t : s.targets) t.at_s = at;
+  } else if (key == "sensor_errors") {
+    const bool on = parse_bool(key, v);
+    s.errors = on ? imo_sensor_errors() : SensorErrors{};
   } else {
     throw Error("sim: unknown parameter '" + key +
                 "' (seed, rpm, radials, cells, range_nm, res, compress, beamwidth, pulse_m, "
                 "style, vessels, separated, noise, clutter, clutter_shape, rain, coast, sac, sic, "
-                "rotations)");
+                "rotations, own_x, own_y, own_lat, own_lon, own_course, own_speed, own_heading, "
+                "own_turn, own_accel, target, target_at, sensor_errors)");
   }
 }
 
@@ -225,6 +343,23 @@ void validate(const Scenario& s) {
   SWL_CHECK(s.clutter.shape > 0.05 && s.clutter.shape <= 100, "sim: clutter_shape out of range");
   SWL_CHECK(s.noise.mean >= 0 && s.noise.mean <= 255, "sim: noise must be 0..255");
   SWL_CHECK(s.clutter.level >= 0 && s.clutter.level <= 255, "sim: clutter must be 0..255");
+  const auto& o = s.own;
+  SWL_CHECK(std::abs(o.x_m) <= 1e6 && std::abs(o.y_m) <= 1e6,
+            "sim: own_x and own_y must be within +-1000000 m");
+  SWL_CHECK(std::abs(o.lat_deg) <= 80 && std::abs(o.lon_deg) <= 180,
+            "sim: own_lat must be within +-80 deg and own_lon within +-180 deg");
+  SWL_CHECK(o.speed_kn >= 0 && o.speed_kn <= 100, "sim: own_speed must be 0..100 kn");
+  for (const Manoeuvre& m : o.manoeuvres) {
+    SWL_CHECK(m.at_s >= 0, "sim: a manoeuvre's start time must be >= 0 s");
+    SWL_CHECK(!m.speed_kn || (*m.speed_kn >= 0 && *m.speed_kn <= 100),
+              "sim: own_accel's speed must be 0..100 kn");
+  }
+  for (const RelativeTarget& t : s.targets) {
+    SWL_CHECK(t.range_m >= 0 && t.range_m <= 2e5, "sim: a target's range must be 0..108 NM");
+    SWL_CHECK(t.rel_speed_kn >= 0 && t.rel_speed_kn <= 200,
+              "sim: a target's relative speed must be 0..200 kn");
+    SWL_CHECK(t.at_s >= 0 && t.at_s <= 86400, "sim: target_at must be 0..86400 s");
+  }
 }
 
 Scenario parse_sim_uri(const std::string& uri) {

@@ -4,8 +4,11 @@
 // (from sim:// URIs and `sweepline sim` options) adjust it.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "app/sim/sensor_errors.hpp"
 
 namespace sweepline::sim {
 
@@ -73,6 +76,42 @@ struct VesselConfig {
   double range_min_m = -1;
 };
 
+// One change of the own ship's course and/or speed, from `at_s` seconds after the run's start.
+struct Manoeuvre {
+  double at_s = 0;
+  std::optional<double> course_deg;  // turn to this course ...
+  double turn_dpm = 0;               // ... at this rate (deg/min, > 0), the shorter way round
+  std::optional<double> speed_kn;    // change to this speed ...
+  double accel_kn_per_min = 0;       // ... at this rate (kn/min, > 0)
+};
+
+// The ship that carries the radar. Disabled (every scene before own-ship motion existed): the
+// radar stays at the origin heading north, and no own-ship truth lines are written. Enabled: it
+// starts at (x_m, y_m) and sails its course and speed, manoeuvres included; the video is then
+// relative to its position and heading (azimuth 0 = the bow).
+struct OwnShipConfig {
+  bool enabled = false;
+  double x_m = 0, y_m = 0;                // start, metres east and north of the scene origin
+  double lat_deg = 50.0, lon_deg = -1.0;  // the scene origin on the earth (the English Channel)
+  double course_deg = 0;                  // over ground, true
+  double speed_kn = 0;                    // over ground
+  std::optional<double> heading_deg;      // unset: the heading is the course (no drift)
+  std::vector<Manoeuvre> manoeuvres;
+};
+
+// A target defined as an ARPA test scenario defines it: its range and true bearing from the own
+// ship at time `at_s`, and its relative course and speed then. Its true velocity (own velocity at
+// `at_s` plus the relative one) stays constant: it sails straight over ground whatever own ship
+// does afterwards. Drawn at its position at the moment the beam passes it, with the sensor
+// errors when they are on.
+struct RelativeTarget {
+  double range_m = 0, bearing_deg = 0;
+  double rel_course_deg = 0, rel_speed_kn = 0;
+  double at_s = 0;
+  double length_m = 200;  // the standard's glint figures are for a 200 m target
+  double strength = 230;  // peak amplitude (8-bit levels)
+};
+
 // How records are cut and packed on the wire, after real producers (data/README.md).
 enum class Style {
   NextAz,       // END_AZ = next radial's START_AZ, one record per block (research testbed)
@@ -84,6 +123,11 @@ const char* to_string(Style s);
 Style parse_style(const std::string& name);  // throws sweepline::Error
 std::vector<std::string> style_names();
 
+// The IMO scenarios define the target where it is when the tracker's prediction is made "after
+// previously tracking for the appropriate time of 1 or 3 min" (A.823(19) Annex 2): by default
+// the 3-minute point, so a run tracks from its start and predicts at the defined geometry.
+inline constexpr double kImoPredictionS = 180;
+
 struct Scenario {
   std::string name = "harbour";
   uint64_t seed = 1;
@@ -93,18 +137,23 @@ struct Scenario {
   RainConfig rain;
   CoastConfig coast;
   VesselConfig vessels;
+  OwnShipConfig own;
+  std::vector<RelativeTarget> targets;  // after the random vessels (ids count, count + 1, ...)
+  SensorErrors errors;                  // applied to `targets` and to the own ship's NMEA
   Style style = Style::NextAz;
   uint64_t rotations = 0;  // sim:// sources: rotations before the end (or the loop); 0 = endless
 };
 
-// harbour (default), vessels50, vessels1869, open-sea, stress. Throws sweepline::Error on an
-// unknown name.
+// harbour (default), vessels50, vessels1869, open-sea, stress, imo1..imo4 (the IMO ARPA test
+// scenarios, docs/simulator.md). Throws sweepline::Error on an unknown name.
 Scenario make_scenario(const std::string& name);
 std::vector<std::string> scenario_names();
 
 // Applies one override: seed, rpm, radials, cells, range_nm, res, compress, beamwidth, pulse_m,
-// style, vessels, separated, noise, clutter, clutter_shape, rain, coast, sac, sic, rotations (see
-// docs/simulator.md). Throws sweepline::Error on an unknown key or a value out of range.
+// style, vessels, separated, noise, clutter, clutter_shape, rain, coast, sac, sic, rotations,
+// own_x, own_y, own_lat, own_lon, own_course, own_speed, own_heading, own_turn, own_accel,
+// target, target_at, sensor_errors (see docs/simulator.md). Throws sweepline::Error on an unknown
+// key or a value out of range.
 void apply_param(Scenario& s, const std::string& key, const std::string& value);
 // Checks the whole scenario; throws sweepline::Error naming the bad parameter.
 void validate(const Scenario& s);

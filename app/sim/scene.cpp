@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "app/common/check.hpp"
+#include "app/nav/geodesy.hpp"
+#include "app/sim/imo_plots.hpp"
 
 namespace sweepline::sim {
 
@@ -66,9 +68,48 @@ std::string truth_json(const VesselTruth& t) {
   return buf;
 }
 
-Scene::Scene(const Scenario& s) : s_(checked(s)), land_(s_) {
+std::string own_truth_json(const OwnTruth& t) {
+  char buf[352];
+  std::snprintf(buf, sizeof buf,
+                "{\"own\":true,\"rotation\":%llu,\"time_s\":%.3f,\"x_m\":%.2f,\"y_m\":%.2f,"
+                "\"heading_deg\":%.3f,\"course_deg\":%.3f,\"speed_mps\":%.3f,\"lat_deg\":%.7f,"
+                "\"lon_deg\":%.7f}",
+                static_cast<unsigned long long>(t.rotation), t.state.t_s, t.state.x_m, t.state.y_m,
+                t.state.heading_deg, t.state.course_deg, t.state.speed_mps, t.lat_deg, t.lon_deg);
+  return buf;
+}
+
+Scene::Scene(const Scenario& s) : s_(checked(s)), land_(s_), own_track_(s_.own) {
+  targets_ = resolve_targets(s_, own_track_);
   build_tables();
   seek(0);
+}
+
+double Scene::time_s() const {
+  return double(rotation_) * s_.radar.period_s();
+}
+
+OwnTruth Scene::own_truth() const {
+  OwnTruth t;
+  t.rotation = rotation_;
+  t.state = own_;
+  const nav::LatLon ll =
+      nav::LocalTangentPlane(s_.own.lat_deg, s_.own.lon_deg).to_geodetic(own_.x_m, own_.y_m);
+  t.lat_deg = ll.lat_deg;
+  t.lon_deg = ll.lon_deg;
+  return t;
+}
+
+void Scene::set_clutter_gain(double heading_deg) {
+  const int n = s_.radar.radials;
+  az_gain_.resize(size_t(n));
+  for (int a = 0; a < n; ++a) {
+    // The radial's true bearing: its azimuth from the bow plus the heading.
+    const double th = (a + 0.5) * 2 * kPi / n + heading_deg * kDeg;
+    az_gain_[size_t(a)] =
+        float(1 + s_.clutter.upwind_gain * std::cos(th - s_.clutter.wind_from_deg * kDeg));
+  }
+  gain_heading_deg_ = heading_deg;
 }
 
 void Scene::build_tables() {
@@ -79,14 +120,12 @@ void Scene::build_tables() {
 
   sin_.resize(size_t(n));
   cos_.resize(size_t(n));
-  az_gain_.resize(size_t(n));
   for (int a = 0; a < n; ++a) {
     const double th = (a + 0.5) * 2 * kPi / n;
     sin_[size_t(a)] = float(std::sin(th));
     cos_[size_t(a)] = float(std::cos(th));
-    az_gain_[size_t(a)] =
-        float(1 + s_.clutter.upwind_gain * std::cos(th - s_.clutter.wind_from_deg * kDeg));
   }
+  set_clutter_gain(0);
 
   clutter_pow_.assign(size_t(blocks_), 0.0f);
   if (s_.clutter.enabled) {
@@ -311,54 +350,74 @@ void Scene::move(double dt) {
   }
 }
 
-void Scene::prepare_rotation() {
+void Scene::add_hull(int id, double cx, double cy, double heading_deg, double length_m,
+                     double strength) {
   const auto& r = s_.radar;
   const int n = r.radials;
   const double cell_m = r.cell_m();
+  // Scatterers close enough that their pulse responses overlap well: a hull is one echo.
+  const double spacing = std::min(1.5 * cell_m, 0.5 * std::max(r.pulse_m, cell_m));
+  const int np = std::clamp(int(std::ceil(length_m / spacing)) + 1, 1, 64);
+  const double h = heading_deg * kDeg, hx = std::sin(h), hy = std::cos(h);
+  // Scintillation: the whole echo fluctuates a little from one rotation to the next.
+  const double glint =
+      0.85 + 0.15 * double(hash64(s_.seed, kGlintKey, rotation_, uint64_t(id)) >> 11) * 0x1.0p-53;
+  VesselSpan sp{0, 0, int(points_.size()), 0};
+  float az0 = 0, lo = 0, hi = 0;
+  for (int k = 0; k < np; ++k) {
+    const double t = np == 1 ? 0 : (double(k) / (np - 1) - 0.5) * length_m;
+    const double x = cx + t * hx, y = cy + t * hy;
+    const double rg = std::hypot(x, y) / cell_m - 0.5;
+    // Azimuth from the bow.
+    double az = wrap360(std::atan2(x, y) / kDeg - own_.heading_deg) / r.radial_deg() - 0.5;
+    if (k == 0) {
+      az0 = float(az);
+      lo = hi = az0;
+    } else {  // unwrap through north relative to the first scatterer
+      if (az - az0 > n / 2.0) az -= n;
+      if (az - az0 < -n / 2.0) az += n;
+      lo = std::min(lo, float(az));
+      hi = std::max(hi, float(az));
+    }
+    const double hull =
+        0.8 + 0.2 * double(hash64(s_.seed, uint64_t(id), uint64_t(k)) >> 11) * 0x1.0p-53;
+    points_.push_back({float(az), float(rg), float(strength * glint * hull)});
+  }
+  sp.p_count = np;
+  sp.a_lo = int(std::floor(lo)) - beam_half_;
+  sp.a_hi = int(std::ceil(hi)) + beam_half_;
+  spans_.push_back(sp);
+}
+
+void Scene::prepare_rotation() {
+  own_ = own_track_.at(time_s());
+  if (own_.heading_deg != gain_heading_deg_) set_clutter_gain(own_.heading_deg);
+  land_.set_pose(own_.x_m, own_.y_m, own_.heading_deg);
   points_.clear();
   spans_.clear();
-  for (const Vessel& v : vessels_) {
-    // Scatterers close enough that their pulse responses overlap well: a hull is one echo.
-    const double spacing = std::min(1.5 * cell_m, 0.5 * std::max(r.pulse_m, cell_m));
-    const int np = std::clamp(int(std::ceil(v.length_m / spacing)) + 1, 1, 64);
-    const double h = v.heading_deg * kDeg, hx = std::sin(h), hy = std::cos(h);
-    // Scintillation: the whole echo fluctuates a little from one rotation to the next.
-    const double glint =
-        0.85 +
-        0.15 * double(hash64(s_.seed, kGlintKey, rotation_, uint64_t(v.id)) >> 11) * 0x1.0p-53;
-    VesselSpan sp{0, 0, int(points_.size()), 0};
-    float az0 = 0, lo = 0, hi = 0;
-    for (int k = 0; k < np; ++k) {
-      const double t = np == 1 ? 0 : (double(k) / (np - 1) - 0.5) * v.length_m;
-      const double x = v.x + t * hx, y = v.y + t * hy;
-      const double rg = std::hypot(x, y) / cell_m - 0.5;
-      double az = wrap360(std::atan2(x, y) / kDeg) / r.radial_deg() - 0.5;
-      if (k == 0) {
-        az0 = float(az);
-        lo = hi = az0;
-      } else {  // unwrap through north relative to the first scatterer
-        if (az - az0 > n / 2.0) az -= n;
-        if (az - az0 < -n / 2.0) az += n;
-        lo = std::min(lo, float(az));
-        hi = std::max(hi, float(az));
-      }
-      const double hull =
-          0.8 + 0.2 * double(hash64(s_.seed, uint64_t(v.id), uint64_t(k)) >> 11) * 0x1.0p-53;
-      points_.push_back({float(az), float(rg), float(v.strength * glint * hull)});
-    }
-    sp.p_count = np;
-    sp.a_lo = int(std::floor(lo)) - beam_half_;
-    sp.a_hi = int(std::ceil(hi)) + beam_half_;
-    spans_.push_back(sp);
+  for (const Vessel& v : vessels_)
+    add_hull(v.id, v.x - own_.x_m, v.y - own_.y_m, v.heading_deg, v.length_m, v.strength);
+  // Relative targets: drawn where the radar measures them when the beam passes (from the bow,
+  // so back to east/north with the heading at the rotation's start, which add_hull takes off).
+  for (const GroundTarget& g : targets_) {
+    const TargetScan o = observe_target(s_, s_.seed, own_track_, g, rotation_);
+    const double b = (o.measured.rel_bearing_deg + own_.heading_deg) * kDeg;
+    const double hull = g.course_deg() - o.own.heading_deg + own_.heading_deg;
+    add_hull(g.id, o.measured.range_m * std::sin(b), o.measured.range_m * std::cos(b), hull,
+             g.length_m, g.strength);
   }
+  // Rain lobes from the radar: range and the direction from the bow.
+  const double ch = std::cos(own_.heading_deg * kDeg), sh = std::sin(own_.heading_deg * kDeg);
   rain_r_.clear();
   rain_cos_.clear();
   rain_sin_.clear();
   for (const Blob& b : rain_) {
-    const double rr = std::hypot(b.x, b.y);
+    const double dx = b.x - own_.x_m, dy = b.y - own_.y_m;
+    const double rr = std::hypot(dx, dy);
+    const double fx = dx * ch - dy * sh, fy = dy * ch + dx * sh;  // rotated by -heading
     rain_r_.push_back(float(rr));
-    rain_cos_.push_back(rr > 0 ? float(b.y / rr) : 1.0f);
-    rain_sin_.push_back(rr > 0 ? float(b.x / rr) : 0.0f);
+    rain_cos_.push_back(rr > 0 ? float(fy / rr) : 1.0f);
+    rain_sin_.push_back(rr > 0 ? float(fx / rr) : 0.0f);
   }
 }
 
@@ -368,11 +427,14 @@ double Scene::background_power(double x, double y) const {
   const double cell = std::hypot(x, y) / r.cell_m();
   if (cell < r.cells) {  // the clutter table is zero where clutter is off
     const int b = std::min(blocks_ - 1, int(cell) / kBlock);
-    const int a = std::min(r.radials - 1, int(wrap360(std::atan2(x, y) / kDeg) / r.radial_deg()));
+    const int a = std::min(
+        r.radials - 1, int(wrap360(std::atan2(x, y) / kDeg - own_.heading_deg) / r.radial_deg()));
     p += double(clutter_pow_[size_t(b)]) * double(az_gain_[size_t(a)]);
   }
+  const double gx = x + own_.x_m, gy = y + own_.y_m;  // over ground, where the rain is
   for (const Blob& bl : rain_) {
-    const double q = ((x - bl.x) * (x - bl.x) + (y - bl.y) * (y - bl.y)) / (bl.radius * bl.radius);
+    const double q =
+        ((gx - bl.x) * (gx - bl.x) + (gy - bl.y) * (gy - bl.y)) / (bl.radius * bl.radius);
     if (q < 1) p += bl.level * bl.level * (1 - q) * (1 - q);
   }
   return p;
@@ -380,19 +442,20 @@ double Scene::background_power(double x, double y) const {
 
 std::vector<VesselTruth> Scene::truth() const {
   std::vector<VesselTruth> out;
-  out.reserve(vessels_.size());
-  for (size_t i = 0; i < vessels_.size(); ++i) {
-    const Vessel& v = vessels_[i];
+  out.reserve(vessels_.size() + targets_.size());
+  auto add = [&](size_t i, int id, double x, double y, double length_m, double heading_deg,
+                 double speed_mps) {
     VesselTruth t;
     t.rotation = rotation_;
-    t.id = v.id;
-    t.x_m = v.x;
-    t.y_m = v.y;
-    t.range_m = std::hypot(v.x, v.y);
-    t.bearing_deg = wrap360(std::atan2(v.x, v.y) / kDeg);
-    t.length_m = v.length_m;
-    t.heading_deg = v.heading_deg;
-    t.speed_mps = v.speed_mps;
+    t.id = id;
+    t.x_m = x;
+    t.y_m = y;
+    const double dx = x - own_.x_m, dy = y - own_.y_m;
+    t.range_m = std::hypot(dx, dy);
+    t.bearing_deg = wrap360(std::atan2(dx, dy) / kDeg);
+    t.length_m = length_m;
+    t.heading_deg = heading_deg;
+    t.speed_mps = speed_mps;
     // The strongest scatterer at the beam and pulse peak, as the 8-bit video holds it. Both it
     // and the background are at least one video level (the quantisation step), so the ratio
     // stays finite on a silent background.
@@ -401,8 +464,17 @@ std::vector<VesselTruth> Scene::truth() const {
     for (int k = 0; k < sp.p_count; ++k)
       peak = std::max(peak, double(points_[size_t(sp.p_first + k)].amp));
     peak = std::clamp(peak, 1.0, 255.0);
-    t.scr_db = 20 * std::log10(peak / std::sqrt(std::max(1.0, background_power(v.x, v.y))));
+    t.scr_db = 20 * std::log10(peak / std::sqrt(std::max(1.0, background_power(dx, dy))));
     out.push_back(t);
+  };
+  for (size_t i = 0; i < vessels_.size(); ++i) {
+    const Vessel& v = vessels_[i];
+    add(i, v.id, v.x, v.y, v.length_m, v.heading_deg, v.speed_mps);
+  }
+  const double t = time_s();
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    const GroundTarget& g = targets_[i];
+    add(vessels_.size() + i, g.id, g.x_at(t), g.y_at(t), g.length_m, g.course_deg(), g.speed_mps());
   }
   return out;
 }

@@ -4,11 +4,18 @@
 // a rotation can be rendered on its own (the cells depend only on seed, rotation and radial), so
 // a paced source renders a few radials at a time and gets the same bytes as a whole-rotation
 // render.
+//
+// With a moving own ship (Scenario::own) the radar is where the own ship is at the rotation's
+// start, and the video's azimuth is relative to its heading then (azimuth 0 = the bow), as a
+// real radar's is; vessels, rain and land are ground-fixed and seen from there. The scenario's
+// relative targets are the exception: each is drawn where the radar measures it at the moment
+// the beam passes it (imo_plots.hpp, observe_target), sensor errors included.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "app/sim/land_map.hpp"
+#include "app/sim/own_ship.hpp"
 #include "app/sim/rng.hpp"
 #include "app/sim/scenario.hpp"
 
@@ -17,8 +24,8 @@ namespace sweepline::sim {
 struct VesselTruth {
   uint64_t rotation = 0;
   int id = 0;
-  double range_m = 0, bearing_deg = 0;  // from the radar; bearing clockwise from north
-  double x_m = 0, y_m = 0;              // east, north
+  double range_m = 0, bearing_deg = 0;  // from the radar; true bearing, clockwise from north
+  double x_m = 0, y_m = 0;              // east, north of the scene origin
   double length_m = 0, heading_deg = 0;
   double speed_mps = 0;
   // Signal-to-clutter ratio: the echo's peak amplitude (as rendered at the beam and pulse peak)
@@ -29,6 +36,17 @@ struct VesselTruth {
 // One JSON line (no newline) with rotation, id, range_m, bearing_deg, x_m, y_m, length_m,
 // heading_deg, speed_mps, scr_db.
 std::string truth_json(const VesselTruth& t);
+
+// The own ship during a rotation (its state at the rotation's start), and where that is on the
+// earth.
+struct OwnTruth {
+  uint64_t rotation = 0;
+  OwnState state;
+  double lat_deg = 0, lon_deg = 0;
+};
+// One JSON line (no newline): {"own":true,"rotation","time_s","x_m","y_m","heading_deg",
+// "course_deg","speed_mps","lat_deg","lon_deg"}; time_s from the run's start.
+std::string own_truth_json(const OwnTruth& t);
 
 class Scene {
  public:
@@ -41,8 +59,13 @@ class Scene {
   // Back to rotation 0 (the same state as a freshly built scene), then forward to `n`.
   void seek(uint64_t n);
 
-  // Vessels as they are during the current rotation, with their signal-to-clutter ratio.
+  // Vessels as they are during the current rotation, with their signal-to-clutter ratio: the
+  // random vessels, then the relative targets (at the rotation's start, like the others).
   std::vector<VesselTruth> truth() const;
+  // The own ship during the current rotation.
+  OwnTruth own_truth() const;
+  // Seconds from the run's start to the current rotation's start.
+  double time_s() const;
   // Mean power (squared mean amplitude, 8-bit levels) of noise + sea clutter (texture at its
   // mean) + rain at (x, y) metres east and north of the radar during the current rotation, from
   // the render's own tables: the clutter of the range block and radial holding the point, the
@@ -86,10 +109,19 @@ class Scene {
 
   void render_radial(int a, uint8_t* out, std::vector<float>& pow, std::vector<uint16_t>& tex,
                      int& tex_row) const;
+  // Clutter's up/downwind gain per radial for the radar's heading.
+  void set_clutter_gain(double heading_deg);
+  // Appends a hull's scatterers: centre (cx, cy) metres east and north of the radar, true
+  // heading, and the radials it touches.
+  void add_hull(int id, double cx, double cy, double heading_deg, double length_m, double strength);
 
   Scenario s_;
   LandMap land_;
   uint64_t rotation_ = 0;
+  OwnShipTrack own_track_;
+  OwnState own_;  // at the current rotation's start
+  double gain_heading_deg_ = 0;
+  std::vector<GroundTarget> targets_;
   Rng motion_{0};
   std::vector<Vessel> vessels_;
   std::vector<Blob> rain_;

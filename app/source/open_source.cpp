@@ -5,6 +5,7 @@
 #include "app/net/udp_source.hpp"
 #include "app/replay/replay_source.hpp"
 #include "app/sim/sim_source.hpp"
+#include "app/source/sim_navigation.hpp"
 #include "app/source/source.hpp"
 #include "app/source/source_uri.hpp"
 
@@ -12,7 +13,7 @@ namespace sweepline {
 
 std::unique_ptr<RecordSource> open_source(const std::string& uri, const SourceOptions& options) {
   const source::ParsedUri u = source::parse_uri(uri);
-  if (u.scheme == "sim") return open_sim_source(uri, options);
+  if (u.scheme == "sim") return source::open_sim_with_navigation(uri, options);
   if (u.scheme == "udp") {
     return std::make_unique<net::UdpSource>(source::live_options(u, options, uri));
   }

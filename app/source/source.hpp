@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/asterix/cat240_record.hpp"
+#include "app/nav/own_ship.hpp"
 
 namespace sweepline {
 
@@ -73,6 +75,13 @@ class RecordSource {
   virtual void stop_raw_recording() {}
   virtual bool raw_recording() const { return false; }
   virtual uint64_t raw_recorded() const { return 0; }
+  // Own ship's navigation at `t_s` on the clock this source stamps its video rows with
+  // (PolarFrame::row_time_s, so gpu::Plot::time_s): position in the simulator's plane (x east,
+  // y north of the scene origin), course and speed over ground, heading. nullopt when the
+  // source carries none (files, live video: own ship then comes from NMEA, or there is none).
+  // The simulator's own ship is given as its sensors measure it (gyro and log errors when the
+  // scenario has them on), never the truth. Called on the thread that polls.
+  virtual std::optional<nav::OwnShipState> navigation(double /*t_s*/) { return std::nullopt; }
 };
 
 struct SourceOptions {
@@ -87,7 +96,8 @@ struct SourceOptions {
   std::string record_format = "pcap";
 };
 
-// Opens `sim://SCENARIO?seed=N&rpm=R`, `udp://GROUP:PORT[?iface=IF]`, `file://PATH` or a plain
+// Opens `sim://SCENARIO?seed=N&rpm=R[&nav=0]` (nav=0: the simulator gives no own-ship
+// navigation, as a ship whose feed failed), `udp://GROUP:PORT[?iface=IF]`, `file://PATH` or a plain
 // path (raw ASTERIX, pcap, pcapng, FINAL; detected from the content). Throws sweepline::Error
 // with a message fit for the user when the URI is malformed or the source cannot be opened.
 std::unique_ptr<RecordSource> open_source(const std::string& uri,

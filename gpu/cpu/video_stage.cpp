@@ -22,16 +22,21 @@ void video_row(const uint8_t* prev, const uint8_t* cur, const uint8_t* next, int
                const VideoSetup& setup, const uint8_t* sea_row, uint8_t* map_mean, uint8_t* map_dev,
                int age, uint8_t* out, uint32_t* band_stats) {
   // Smoothed and gained levels, their prefix sums for the rain window, the map update.
-  thread_local std::vector<int> s, pre, brk_lo, brk_hi;
+  const bool mature = video_mature(setup.clutter_map, age);
+  thread_local std::vector<int> s, pre, pre_raw, brk_lo, brk_hi;
   s.resize(size_t(bins));
   pre.assign(size_t(bins) + 1, 0);
+  pre_raw.assign(size_t(bins) + 1, 0);
   auto col = [&](int c) { return int(prev[c]) + int(cur[c]) + int(next[c]); };
   for (int c = 0; c < bins; ++c) {
     int sum = col(c), n = 3;
     if (c > 0) sum += col(c - 1), n += 3;
     if (c + 1 < bins) sum += col(c + 1), n += 3;
     s[size_t(c)] = video_smooth(sum, n);
-    pre[size_t(c) + 1] = pre[size_t(c)] + video_gain(s[size_t(c)], setup.gain_q8);
+    const int clip = mature ? int(sea_row[kVideoClipPlane + c / setup.band_bins]) : 255;
+    const int g = video_gain(s[size_t(c)], setup.gain_q8);
+    pre[size_t(c) + 1] = pre[size_t(c)] + std::min(g, clip);
+    pre_raw[size_t(c) + 1] = pre_raw[size_t(c)] + g;
     if (setup.clutter_map) map_update(s[size_t(c)], age, map_mean[c], map_dev[c]);
   }
   // Runs of steady cells: the nearest non-steady cell on each side.
@@ -58,20 +63,22 @@ void video_row(const uint8_t* prev, const uint8_t* cur, const uint8_t* next, int
   for (int c = 0; c < bins; ++c) {
     const int sc = s[size_t(c)];
     const int g = video_gain(sc, setup.gain_q8);
-    int rain = 0;
-    if (setup.rain_q8 > 0) {
-      const int l0 = std::max(0, c - H), l1 = std::max(0, c - G);                // [l0, l1)
-      const int r0 = std::min(bins, c + G + 1), r1 = std::min(bins, c + H + 1);  // [r0, r1)
-      const int sum = pre[size_t(l1)] - pre[size_t(l0)] + pre[size_t(r1)] - pre[size_t(r0)];
-      rain = video_rain(sum, L2, setup.rain_q8);  // both sides: 2^(rain_log2 + 1) cells
-    }
+    const int l0 = std::max(0, c - H), l1 = std::max(0, c - G);                // [l0, l1)
+    const int r0 = std::min(bins, c + G + 1), r1 = std::min(bins, c + H + 1);  // [r0, r1)
+    auto window = [&](const std::vector<int>& p) {
+      return p[size_t(l1)] - p[size_t(l0)] + p[size_t(r1)] - p[size_t(r0)];
+    };
+    // The rain level from the clipped levels (both sides: 2^(rain_log2 + 1) cells); the
+    // censoring from the levels as they are, so that it does not depend on the table it feeds.
+    const int sum = window(pre_raw), n = l1 - l0 + r1 - r0;
+    const int rain = setup.rain_q8 > 0 ? video_rain(window(pre), L2, setup.rain_q8) : 0;
     const bool land = setup.clutter_map && brk_lo[size_t(c)] != c &&
                       brk_hi[size_t(c)] - brk_lo[size_t(c)] - 1 >= setup.land_run;
-    if (!land) {
+    if (!land && !(mature && video_censored(g, sum, n))) {
       uint32_t* f = band_stats + (c / setup.band_bins) * kVideoStatFields;
       f[kStatSum] += uint32_t(sc);
       ++f[kStatCount];
-      if (settled) {
+      if (settled && !(mature && video_censored(video_gain(map_mean[c], setup.gain_q8), sum, n))) {
         f[kStatDevSum] += map_dev[c];
         ++f[kStatDevCount];
       }

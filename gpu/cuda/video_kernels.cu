@@ -1,6 +1,6 @@
 #include "gpu/cuda/video_kernels.hpp"
 
-#include <cub/block/block_scan.cuh>
+#include <algorithm>
 
 #include "app/common/check.hpp"
 #include "gpu/cuda/cuda_check.hpp"
@@ -10,236 +10,325 @@ namespace sweepline::gpu::cuda {
 
 namespace {
 
-// The row is cut into chunks of kChunk cells, one block each, with a halo of kHalo cells each
-// side (the rain window and the land runs look that far), so any range length fits in a fixed
-// amount of shared memory and a frame gives many short blocks. Three launches: the clutter map
-// (a land run needs the map of cells in other chunks), then the video, then the rows' ages.
-constexpr int kThreads = 256;
-constexpr int kChunk = 1024;
-constexpr int kHalo = kRainHalfMaxCells;
-constexpr int kExt = kChunk + 2 * kHalo;  // cells whose values a chunk's windows see
-constexpr int kItems = (kExt + kThreads - 1) / kThreads;
-constexpr int kRaw = kExt + 2;  // plus the smoothing's neighbour each side
-static_assert(kVideoSmoothHalf == 1, "the kernels assume a 3 x 3 mean");
+// One launch does the whole stage for the dirty rows (docs/decisions/0019 has the design): a
+// block takes one row and one chunk of whole range bands, with a halo of kHalo cells each side
+// (the rain window and the land runs look that far). Each thread owns 8 consecutive cells (one
+// 8-byte load per row), so per-cell work is registers and a few shared-memory reads; the halo's
+// clutter map is recomputed, not read back, because the map is double-buffered by row parity
+// (a row's map is read from one copy and written to the other), so a block never sees a
+// neighbour chunk's update.
+constexpr int kThreads = 128;
+constexpr int kPer = 8;                           // cells a thread owns
+constexpr int kChunkMax = kThreads * kPer;        // 1024
+constexpr int kHalo = kRainHalfMaxCells;          // 128
+constexpr int kExt = kChunkMax + 2 * kHalo;       // 1280 cells a block sees
+constexpr int kGroups = kExt / kPer;              // 160
+constexpr int kHaloGroups = kHalo / kPer;         // 16
+constexpr int kExtraGroups = kGroups - kThreads;  // 32 groups a second pass takes
+static_assert(kVideoSmoothHalf == 1, "the kernel assumes a 3 x 3 mean");
+static_assert(kHalo % kPer == 0 && kExtraGroups <= kThreads, "group layout");
 
 struct Shared {
-  uint8_t raw[3][kRaw];
-  int pre[kThreads * kItems + 1];  // prefix sums of the gained levels
-  int brk_lo[kThreads * kItems];   // nearest non-steady cell at or before (window index)
-  int brk_hi[kThreads * kItems];   // and at or after
-  uint8_t s[kExt];                 // smoothed levels
-  uint8_t brk[kExt];               // 1 where a cell breaks a run of steady cells
+  uint16_t col[kExt + 2];  // column sums of the 3 rows, cells e0 - 1 .. e0 + kExt
+  uint8_t clip[kExt];      // gained level clipped for the rain window (0 outside range)
+  uint8_t level[kExt];     // gained level as it is, for the censoring (0 outside range)
+  alignas(
+      4) uint8_t steady[kGroups];  // 8 steady flags a group, bit i = cell 8q + i (read as words)
   uint32_t stats[kVideoBands][kVideoStatFields];
 };
 
-struct MaxOp {
-  __device__ int operator()(int a, int b) const { return a > b ? a : b; }
-};
-struct MinOp {
-  __device__ int operator()(int a, int b) const { return a < b ? a : b; }
+struct Row {
+  const uint8_t* raw[3];
+  int a, age;
+  int parity;  // which copy of the clutter map holds the row
 };
 
-// The 3 x 3 mean at cell c of row a from the raw frame (rows wrap, cells past the range are left
-// out), read through the cache.
-__device__ __forceinline__ int smooth_at(const uint8_t* const rows[3], int c, int B) {
-  int sum = 0, n = 0;
+__device__ __forceinline__ void unpack8(uint2 v, int out[8]) {
 #pragma unroll
-  for (int r = 0; r < 3; ++r) {
-    sum += __ldg(rows[r] + c);
-    if (c > 0) sum += __ldg(rows[r] + c - 1);
-    if (c + 1 < B) sum += __ldg(rows[r] + c + 1);
-  }
-  n = 3 * (1 + (c > 0) + (c + 1 < B));
-  return video_smooth(sum, n);
-}
-
-__device__ __forceinline__ void row_pointers(const VideoBuffers& b, int a, int A, int B,
-                                             const uint8_t* rows[3]) {
-  rows[0] = b.polar + size_t((a + A - 1) % A) * B;
-  rows[1] = b.polar + size_t(a) * B;
-  rows[2] = b.polar + size_t((a + 1) % A) * B;
-}
-
-// Pass 1: the clutter map, and the row's statistics cleared. Grid: (rows, chunks).
-__global__ void __launch_bounds__(kThreads) map_kernel(VideoSetup su, VideoBuffers b, int first) {
-  const int A = su.azimuths, B = su.bins, t = int(threadIdx.x);
-  const int a = (first + int(blockIdx.x)) % A;
-  const uint8_t* rows[3];
-  row_pointers(b, a, A, B, rows);
-  const int age = b.row_age[a];
-  if (blockIdx.y == 0)
-    for (int i = t; i < kVideoBands * kVideoStatFields; i += kThreads)
-      b.row_stats[size_t(a) * kVideoBands * kVideoStatFields + i] = 0;
-  if (!su.clutter_map) return;
-  const int c0 = int(blockIdx.y) * kChunk;
-  uint8_t* mean = b.map_mean + size_t(a) * size_t(B);
-  uint8_t* dev = b.map_dev + size_t(a) * size_t(B);
-  for (int c = c0 + t; c < min(B, c0 + kChunk); c += kThreads) {
-    uint8_t m = mean[c], d = dev[c];
-    map_update(smooth_at(rows, c, B), age, m, d);
-    mean[c] = m;
-    dev[c] = d;
+  for (int i = 0; i < 4; ++i) {
+    out[i] = int((v.x >> (8 * i)) & 0xFFu);
+    out[4 + i] = int((v.y >> (8 * i)) & 0xFFu);
   }
 }
-
-// Pass 2: rain, land, the video and the band statistics. Grid: (rows, chunks).
-__global__ void __launch_bounds__(kThreads) video_kernel(VideoSetup su, VideoBuffers b, int first) {
-  using Scan = cub::BlockScan<int, kThreads>;
-  __shared__ typename Scan::TempStorage scan_tmp;
-  __shared__ Shared sh;
-
-  const int A = su.azimuths, B = su.bins, t = int(threadIdx.x);
-  const int a = (first + int(blockIdx.x)) % A;
-  const uint8_t* rows[3];
-  row_pointers(b, a, A, B, rows);
-  const int age = b.row_age[a];
-  const uint8_t* sea_row = b.sea + size_t(a / su.sector_rows) * kVideoBands;
-  const uint8_t* mean = b.map_mean + size_t(a) * size_t(B);
-  const uint8_t* dev = b.map_dev + size_t(a) * size_t(B);
-  uint8_t* out = b.video + size_t(a) * size_t(B);
-  for (int i = t; i < kVideoBands * kVideoStatFields; i += kThreads) (&sh.stats[0][0])[i] = 0;
-  const bool settled = su.clutter_map && age + 1 >= kMapSettle;
-  const int c0 = int(blockIdx.y) * kChunk, e0 = c0 - kHalo;
-
-  // The raw rows over the window, then the smoothed levels and (map on) the break flags.
-  const int w0 = e0 - 1;
-  for (int i = t; i < kRaw; i += kThreads) {
-    const int c = w0 + i;
-    const bool in = c >= 0 && c < B;
-    sh.raw[0][i] = in ? rows[0][c] : 0;
-    sh.raw[1][i] = in ? rows[1][c] : 0;
-    sh.raw[2][i] = in ? rows[2][c] : 0;
+__device__ __forceinline__ uint2 pack8(const int in[8]) {
+  uint2 v{0u, 0u};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    v.x |= uint32_t(in[i]) << (8 * i);
+    v.y |= uint32_t(in[4 + i]) << (8 * i);
   }
-  __syncthreads();
-  for (int k = t; k < kExt; k += kThreads) {
-    const int c = e0 + k, i = k + 1;
-    uint8_t v = 0;
-    if (c >= 0 && c < B) {
-      int sum = sh.raw[0][i] + sh.raw[1][i] + sh.raw[2][i], n = 3;
-      if (c > 0) sum += sh.raw[0][i - 1] + sh.raw[1][i - 1] + sh.raw[2][i - 1], n += 3;
-      if (c + 1 < B) sum += sh.raw[0][i + 1] + sh.raw[1][i + 1] + sh.raw[2][i + 1], n += 3;
-      v = uint8_t(video_smooth(sum, n));
+  return v;
+}
+// 8 bytes at p + c .. c + 7 of a row of B cells: one load when aligned and inside, else bytes
+// (0 past either end).
+__device__ __forceinline__ void load8(const uint8_t* p, int c, int B, bool vec, int out[8]) {
+  if (vec && c >= 0 && c + kPer <= B) {
+    unpack8(__ldg(reinterpret_cast<const uint2*>(p + c)), out);
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) out[i] = c + i >= 0 && c + i < B ? int(__ldg(p + c + i)) : 0;
+}
+__device__ __forceinline__ void load8_u16(const uint16_t* p, int c, int B, bool vec, int out[8]) {
+  if (vec && c >= 0 && c + kPer <= B) {
+    const uint4 v = *reinterpret_cast<const uint4*>(p + c);
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      out[2 * i] = int(w[i] & 0xFFFFu);
+      out[2 * i + 1] = int(w[i] >> 16);
     }
-    sh.s[k] = v;
-    if (su.clutter_map)
-      sh.brk[k] = c < 0 || c >= B || !map_is_steady(mean[c], dev[c], age + 1, su.land_min);
+    return;
   }
-  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) out[i] = c + i >= 0 && c + i < B ? int(p[c + i]) : 0;
+}
 
-  int v[kItems];
+// The steady bit of window cell k (bits past the window read as breaks).
+__device__ __forceinline__ uint32_t steady_word(const Shared& sh, int w) {
+  return reinterpret_cast<const uint32_t*>(sh.steady)[w];
+}
+// The land flags of group q's 8 cells (bit i): steady cells in a run of at least `run` steady
+// cells. The nearest breaks before and after the group are found in the window's bit mask (its
+// ends count as breaks: a run reaching them is at least kHalo long, which no run length
+// exceeds), then the cells are walked once each way.
+__device__ uint32_t land_bits(const Shared& sh, int q, int run) {
+  constexpr int kWords = kGroups / 4;
+  const uint32_t steady = sh.steady[q];
+  if (steady == 0) return 0;
+  const int k0 = kPer * q;
+  int w = k0 >> 5;
+  uint32_t brk = ~steady_word(sh, w) & ((1u << (k0 & 31)) - 1u);
+  while (brk == 0 && w > 0) brk = ~steady_word(sh, --w);
+  int lo[kPer];
+  int last = brk ? 32 * w + 31 - __clz(brk) : -1;
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int k = t * kItems + j, c = e0 + k;
-    v[j] = k < kExt && c >= 0 && c < B ? video_gain(sh.s[k], su.gain_q8) : 0;
+  for (int i = 0; i < kPer; ++i) {
+    if (!((steady >> i) & 1u)) last = k0 + i;
+    lo[i] = last;
   }
-  int total = 0;
-  Scan(scan_tmp).ExclusiveSum(v, v, total);
+  const int k7 = k0 + kPer - 1;
+  w = k7 >> 5;
+  brk = (k7 & 31) == 31 ? 0u : ~steady_word(sh, w) & ~((2u << (k7 & 31)) - 1u);
+  while (brk == 0 && w + 1 < kWords) brk = ~steady_word(sh, ++w);
+  int next = brk ? 32 * w + __ffs(int(brk)) - 1 : kExt;
+  uint32_t land = 0;
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) sh.pre[t * kItems + j] = v[j];
-  if (t == 0) sh.pre[kThreads * kItems] = total;
+  for (int i = kPer - 1; i >= 0; --i) {
+    if (!((steady >> i) & 1u)) {
+      next = k0 + i;
+      continue;
+    }
+    if (next - lo[i] - 1 >= run) land |= 1u << i;
+  }
+  return land;
+}
+
+// Phase 1 of a group: the column sums of its 8 cells into shared memory.
+__device__ __forceinline__ void column_sums(Shared& sh, const Row& r, int e0, int q, int B,
+                                            bool vec) {
+  const int c = e0 + kPer * q;
+  int v0[kPer], v1[kPer], v2[kPer];
+  load8(r.raw[0], c, B, vec, v0);
+  load8(r.raw[1], c, B, vec, v1);
+  load8(r.raw[2], c, B, vec, v2);
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) sh.col[1 + kPer * q + i] = uint16_t(v0[i] + v1[i] + v2[i]);
+}
+
+// Phase 2 of a group: smoothed levels, the clutter map (written back for the chunk's cells), the
+// steady flags and the clipped levels for the rain window. s, m and d are left for phase 3.
+__device__ __forceinline__ void smooth_and_map(Shared& sh, const VideoSetup& su,
+                                               const VideoBuffers& b, const Row& r, int e0, int q,
+                                               int c0, int c1, bool vec, int s[kPer], int m[kPer],
+                                               int d[kPer]) {
+  const int B = su.bins, c = e0 + kPer * q;
+  const size_t row_off = size_t(r.a) * size_t(B);
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) {
+    const int cc = c + i, k = 1 + kPer * q + i;
+    const int n = 3 * (1 + (cc > 0) + (cc + 1 < B));
+    s[i] = cc >= 0 && cc < B ? video_smooth(sh.col[k - 1] + sh.col[k] + sh.col[k + 1], n) : 0;
+  }
+  uint32_t steady = 0;
   if (su.clutter_map) {
-    // Nearest non-steady cell at or before each cell (a running max of break positions), then
-    // at or after (a running min over the reversed window). Cells outside the range break.
-    auto brk = [&](int k) { return k >= kExt || sh.brk[k] != 0; };
-    __syncthreads();
+    int old[kPer];
+    load8_u16(b.map[r.parity] + row_off, c, B, vec, old);
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const int k = t * kItems + j;
-      v[j] = brk(k) ? k : -1;
+    for (int i = 0; i < kPer; ++i) {
+      uint8_t mm = uint8_t(old[i] & 0xFF), dd = uint8_t(old[i] >> 8);
+      map_update(s[i], r.age, mm, dd);
+      m[i] = mm;
+      d[i] = dd;
+      const int cc = c + i;
+      if (cc >= 0 && cc < B && map_is_steady(mm, dd, r.age + 1, su.land_min)) steady |= 1u << i;
     }
-    Scan(scan_tmp).InclusiveScan(v, v, MaxOp());
+    // The chunk's own cells go to the other copy (the halo's belong to other blocks).
+    uint16_t* out = b.map[r.parity ^ 1] + row_off;
+    if (vec && c >= c0 && c + kPer <= c1) {
+      uint32_t w[4];
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) sh.brk_lo[t * kItems + j] = v[j];
-    __syncthreads();
+      for (int i = 0; i < 4; ++i)
+        w[i] = uint32_t(m[2 * i] | d[2 * i] << 8) | uint32_t(m[2 * i + 1] | d[2 * i + 1] << 8)
+                                                        << 16;
+      *reinterpret_cast<uint4*>(out + c) = uint4{w[0], w[1], w[2], w[3]};
+    } else {
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const int k = kThreads * kItems - 1 - (t * kItems + j);
-      v[j] = brk(k) ? k : kThreads * kItems;
+      for (int i = 0; i < kPer; ++i)
+        if (c + i >= c0 && c + i < c1) out[c + i] = uint16_t(m[i] | d[i] << 8);
     }
-    Scan(scan_tmp).InclusiveScan(v, v, MinOp());
+  } else if (c + kPer > c0 && c < c1) {
+    // The map is off: it stays as it was, in the copy the row reads next time.
+    const uint16_t* in = b.map[r.parity] + row_off;
+    uint16_t* out = b.map[r.parity ^ 1] + row_off;
+    for (int i = 0; i < kPer; ++i)
+      if (c + i >= c0 && c + i < c1) out[c + i] = in[c + i];
+  }
+  sh.steady[q] = uint8_t(steady);
+  const uint8_t* clip_row = b.sea + kVideoClipPlane + size_t(r.a / su.sector_rows) * kVideoBands;
+  const bool mature = video_mature(su.clutter_map, r.age);
+  // One division a group: the band of its first cell in range, then its end.
+  int band = max(c, 0) / su.band_bins, band_end = (band + 1) * su.band_bins;
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) sh.brk_hi[kThreads * kItems - 1 - (t * kItems + j)] = v[j];
+  for (int i = 0; i < kPer; ++i) {
+    const int cc = c + i;
+    if (cc >= band_end) {
+      ++band;
+      band_end += su.band_bins;
+    }
+    int g = 0, v = 0;
+    if (cc >= 0 && cc < B) {
+      g = video_gain(s[i], su.gain_q8);
+      v = mature ? min(g, int(clip_row[band])) : g;
+    }
+    sh.clip[kPer * q + i] = uint8_t(v);
+    sh.level[kPer * q + i] = uint8_t(g);
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    video_kernel(VideoSetup su, VideoBuffers b, int first, int chunk) {
+  __shared__ Shared sh;
+  const int A = su.azimuths, B = su.bins, t = int(threadIdx.x);
+  Row r;
+  r.a = (first + int(blockIdx.x)) % A;
+  r.raw[0] = b.polar + size_t((r.a + A - 1) % A) * B;
+  r.raw[1] = b.polar + size_t(r.a) * B;
+  r.raw[2] = b.polar + size_t((r.a + 1) % A) * B;
+  r.age = b.row_age[r.a];
+  r.parity = b.row_parity[r.a] & 1;
+  const int c0 = int(blockIdx.y) * chunk, c1 = min(B, c0 + chunk), e0 = c0 - kHalo;
+  const bool vec = (B % kPer) == 0 && (c0 % kPer) == 0;
+
+  for (int i = t; i < kVideoBands * kVideoStatFields; i += kThreads) (&sh.stats[0][0])[i] = 0;
+  // The thread's own group (16 + t: the chunk, when it is full-size) and one of the 32 others.
+  const int q_own = kHaloGroups + t;
+  const int q_extra = t < kHaloGroups ? t : kThreads + t;  // 0..15, then 144..159
+  column_sums(sh, r, e0, q_own, B, vec);
+  if (t < kExtraGroups) column_sums(sh, r, e0, q_extra, B, vec);
+  if (t < 2) {  // the smoothing's neighbours past the window's ends
+    const int k = t == 0 ? 0 : kExt + 1, c = t == 0 ? e0 - 1 : e0 + kExt;
+    int v = 0;
+    if (c >= 0 && c < B) v = r.raw[0][c] + r.raw[1][c] + r.raw[2][c];
+    sh.col[k] = uint16_t(v);
   }
   __syncthreads();
+  int s[kPer], m[kPer], d[kPer];
+  {
+    int s2[kPer], m2[kPer], d2[kPer];
+    if (t < kExtraGroups) smooth_and_map(sh, su, b, r, e0, q_extra, c0, c1, vec, s2, m2, d2);
+  }
+  smooth_and_map(sh, su, b, r, e0, q_own, c0, c1, vec, s, m, d);
+  __syncthreads();
 
-  // A warp takes 32 consecutive cells, so its statistics usually fall in one band: they are
-  // summed across the warp first and added to shared memory once (32 lanes adding to one
-  // address would serialise).
-  const int G = su.rain_guard, H = G + (1 << su.rain_log2), L2 = su.rain_log2 + 1;
-  const int lane = t & 31;
-  for (int base = 0; base < kChunk && c0 + base < B; base += kThreads) {
-    const int i = base + t, c = c0 + i, k = i + kHalo;
-    uint32_t f_sum = 0, f_count = 0, f_dsum = 0, f_dcount = 0;
-    const int band = c < B ? c / su.band_bins : -1;
-    if (c < B) {
-      const int sc = sh.s[k];
-      const int gc = video_gain(sc, su.gain_q8);
-      int rain = 0;
-      if (su.rain_q8 > 0) {
-        const int l0 = max(0, c - H), l1 = max(0, c - G);
-        const int r0 = min(B, c + G + 1), r1 = min(B, c + H + 1);
-        const int sum = sh.pre[l1 - e0] - sh.pre[l0 - e0] + sh.pre[r1 - e0] - sh.pre[r0 - e0];
-        rain = video_rain(sum, L2, su.rain_q8);
+  // Phase 3: the thread's own cells inside the chunk.
+  const int c = e0 + kPer * q_own, k0 = kPer * q_own;
+  if (c < c1) {
+    const int G = su.rain_guard, W = 1 << su.rain_log2, H = G + W, L2 = su.rain_log2 + 1;
+    const bool settled = su.clutter_map && r.age + 1 >= kMapSettle;
+    const bool mature = video_mature(su.clutter_map, r.age);
+    const uint8_t* sea_row = b.sea + size_t(r.a / su.sector_rows) * kVideoBands;
+    // The window sums of the first cell, then slid one cell at a time.
+    // clipped (rain) and plain (censoring) sums of the window
+    int left = 0, right = 0, left_raw = 0, right_raw = 0;
+#pragma unroll 8
+    for (int j = 0; j < W; ++j) {
+      left += sh.clip[k0 - H + j];
+      right += sh.clip[k0 + G + 1 + j];
+      left_raw += sh.level[k0 - H + j];
+      right_raw += sh.level[k0 + G + 1 + j];
+    }
+    int band = c / su.band_bins, band_end = (band + 1) * su.band_bins;
+    const uint32_t land_mask = su.clutter_map ? land_bits(sh, q_own, su.land_run) : 0u;
+    uint32_t f[kVideoStatFields] = {0, 0, 0, 0};
+    int out[kPer];
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) {
+      const int cc = c + i, k = k0 + i;
+      if (i > 0) {
+        left += sh.clip[k - G - 1] - sh.clip[k - H - 1];
+        right += sh.clip[k + H] - sh.clip[k + G];
+        left_raw += sh.level[k - G - 1] - sh.level[k - H - 1];
+        right_raw += sh.level[k + H] - sh.level[k + G];
       }
-      const bool land =
-          su.clutter_map && sh.brk_lo[k] != k && sh.brk_hi[k] - sh.brk_lo[k] - 1 >= su.land_run;
-      if (!land) {
-        f_sum = uint32_t(sc);
-        f_count = 1;
-        if (settled) {
-          f_dsum = dev[c];
-          f_dcount = 1;
+      out[i] = 0;
+      if (cc >= c1) continue;
+      if (cc >= band_end) {  // the next band: flush the partial sums
+        for (int x = 0; x < kVideoStatFields; ++x) {
+          if (f[x]) atomicAdd(&sh.stats[band][x], f[x]);
+          f[x] = 0;
+        }
+        ++band;
+        band_end += su.band_bins;
+      }
+      const int sum = left_raw + right_raw;
+      const int n = (max(0, cc - G) - max(0, cc - H)) + (min(B, cc + H + 1) - min(B, cc + G + 1));
+      const int g = video_gain(s[i], su.gain_q8);
+      const int rain = su.rain_q8 > 0 ? video_rain(left + right, L2, su.rain_q8) : 0;
+      const bool land = (land_mask >> i) & 1u;
+      if (!land && !(mature && video_censored(g, sum, n))) {
+        f[kStatSum] += uint32_t(s[i]);
+        f[kStatCount] += 1;
+        if (settled && !(mature && video_censored(video_gain(m[i], su.gain_q8), sum, n))) {
+          f[kStatDevSum] += uint32_t(d[i]);
+          f[kStatDevCount] += 1;
         }
       }
-      out[c] = uint8_t(video_out(gc, sea_row[band], rain, land));
+      out[i] = video_out(g, sea_row[band], rain, land);
     }
-    const int band0 = __shfl_sync(0xFFFFFFFFu, band, 0);
-    if (__all_sync(0xFFFFFFFFu, band == band0 || band < 0)) {
-      for (int o = 16; o > 0; o >>= 1) {
-        f_sum += __shfl_down_sync(0xFFFFFFFFu, f_sum, o);
-        f_count += __shfl_down_sync(0xFFFFFFFFu, f_count, o);
-        f_dsum += __shfl_down_sync(0xFFFFFFFFu, f_dsum, o);
-        f_dcount += __shfl_down_sync(0xFFFFFFFFu, f_dcount, o);
-      }
-      if (lane == 0 && band0 >= 0) {
-        atomicAdd(&sh.stats[band0][kStatSum], f_sum);
-        atomicAdd(&sh.stats[band0][kStatCount], f_count);
-        atomicAdd(&sh.stats[band0][kStatDevSum], f_dsum);
-        atomicAdd(&sh.stats[band0][kStatDevCount], f_dcount);
-      }
-    } else if (band >= 0) {
-      atomicAdd(&sh.stats[band][kStatSum], f_sum);
-      atomicAdd(&sh.stats[band][kStatCount], f_count);
-      atomicAdd(&sh.stats[band][kStatDevSum], f_dsum);
-      atomicAdd(&sh.stats[band][kStatDevCount], f_dcount);
+    for (int x = 0; x < kVideoStatFields; ++x)
+      if (f[x]) atomicAdd(&sh.stats[band][x], f[x]);
+    uint8_t* video = b.video + size_t(r.a) * size_t(B);
+    if (vec && c + kPer <= c1) {
+      *reinterpret_cast<uint2*>(video + c) = pack8(out);
+    } else {
+      for (int i = 0; i < kPer; ++i)
+        if (c + i < c1) video[c + i] = uint8_t(out[i]);
     }
   }
   __syncthreads();
-  // The chunk's bands into the row's statistics (the chunk touches a few bands only).
-  uint32_t* row_stats = b.row_stats + size_t(a) * kVideoBands * kVideoStatFields;
-  for (int i = t; i < kVideoBands * kVideoStatFields; i += kThreads) {
-    const uint32_t x = (&sh.stats[0][0])[i];
-    if (x) atomicAdd(row_stats + i, x);
-  }
+  // The chunk owns whole bands: its sums are the row's (plain stores, nothing to clear first).
+  uint32_t* row_stats = b.row_stats + size_t(r.a) * kVideoBands * kVideoStatFields;
+  const int band0 = c0 / su.band_bins, band1 = min(kVideoBands, (c1 - 1) / su.band_bins + 1);
+  for (int i = t; i < (band1 - band0) * kVideoStatFields; i += kThreads)
+    row_stats[band0 * kVideoStatFields + i] = (&sh.stats[band0][0])[i];
 }
 
-// Pass 3: each processed row has been seen once more.
-__global__ void age_kernel(VideoBuffers b, int azimuths, int first, int count) {
-  const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i >= count) return;
-  const int a = (first + i) % azimuths;
-  const int age = b.row_age[a];
-  if (age < 255) b.row_age[a] = uint8_t(age + 1);
-}
-
-// One block a sector, one thread a band's statistic.
-__global__ void sector_kernel(VideoBuffers b, int azimuths, int sector_rows) {
+// One block a sector: its rows' band statistics summed (one thread a band's statistic), then the
+// processed rows of the sector have been seen once more.
+__global__ void sector_kernel(VideoBuffers b, int azimuths, int sector_rows, int first, int count) {
   constexpr int kRow = kVideoBands * kVideoStatFields;
   const int sec = int(blockIdx.x), i = int(threadIdx.x);
   const int a0 = sec * sector_rows, a1 = min(azimuths, a0 + sector_rows);
   unsigned long long sum = 0;
   for (int a = a0; a < a1; ++a) sum += b.row_stats[size_t(a) * kRow + i];
   b.sector_stats[size_t(sec) * kRow + i] = sum;
+  for (int a = a0 + i; a < a1; a += kRow) {
+    const int off = (a - first + azimuths) % azimuths;
+    if (off >= count) continue;
+    if (b.row_age[a] < 255) b.row_age[a] = uint8_t(b.row_age[a] + 1);
+    b.row_parity[a] ^= 1;
+  }
 }
 
 }  // namespace
@@ -247,16 +336,16 @@ __global__ void sector_kernel(VideoBuffers b, int azimuths, int sector_rows) {
 void VideoDeviceState::reset(int azimuths, int bins, cudaStream_t stream) {
   const size_t n = size_t(azimuths) * size_t(bins), az = size_t(azimuths);
   video.resize(n);
-  map_mean.resize(n);
-  map_dev.resize(n);
+  for (auto& m : map) m.resize(n);
   row_age.resize(az);
+  row_parity.resize(az);
   row_stats.resize(az * kVideoBands * kVideoStatFields);
-  sea.resize(size_t(kVideoSectors) * kVideoBands);
+  sea.resize(size_t(kVideoTableSize));
   sector_stats.resize(size_t(kVideoSectors) * kVideoBands * kVideoStatFields);
   SWL_CUDA_CHECK(cudaMemsetAsync(video.get(), 0, n, stream));
-  SWL_CUDA_CHECK(cudaMemsetAsync(map_mean.get(), 0, n, stream));
-  SWL_CUDA_CHECK(cudaMemsetAsync(map_dev.get(), 0, n, stream));
+  for (auto& m : map) SWL_CUDA_CHECK(cudaMemsetAsync(m.get(), 0, n * sizeof(uint16_t), stream));
   SWL_CUDA_CHECK(cudaMemsetAsync(row_age.get(), 0, az, stream));
+  SWL_CUDA_CHECK(cudaMemsetAsync(row_parity.get(), 0, az, stream));
   SWL_CUDA_CHECK(cudaMemsetAsync(row_stats.get(), 0, row_stats.size() * sizeof(uint32_t), stream));
 }
 
@@ -264,30 +353,33 @@ VideoBuffers VideoDeviceState::buffers(const uint8_t* d_polar) {
   VideoBuffers b;
   b.polar = d_polar;
   b.video = video.get();
-  b.map_mean = map_mean.get();
-  b.map_dev = map_dev.get();
+  b.map[0] = map[0].get();
+  b.map[1] = map[1].get();
   b.row_age = row_age.get();
+  b.row_parity = row_parity.get();
   b.row_stats = row_stats.get();
   b.sea = sea.get();
   b.sector_stats = sector_stats.get();
   return b;
 }
 
+int video_chunk_cells(int band_bins) {
+  return std::max(1, kChunkMax / std::max(1, band_bins)) * std::max(1, band_bins);
+}
+
 void launch_video(const VideoSetup& su, const VideoBuffers& b, int first, int count,
                   cudaStream_t stream) {
   SWL_CHECK(su.rain_guard + (1 << su.rain_log2) <= kHalo && su.land_run <= kHalo,
             "video: windows larger than the kernel's halo");
+  SWL_CHECK(su.band_bins <= kChunkMax, "video: range bands wider than the kernel's chunk");
   if (count > 0) {
-    const dim3 grid(unsigned(count), unsigned((su.bins + kChunk - 1) / kChunk));
-    map_kernel<<<grid, kThreads, 0, stream>>>(su, b, first);
-    SWL_CUDA_CHECK_LAUNCH();
-    video_kernel<<<grid, kThreads, 0, stream>>>(su, b, first);
-    SWL_CUDA_CHECK_LAUNCH();
-    age_kernel<<<unsigned((count + 255) / 256), 256, 0, stream>>>(b, su.azimuths, first, count);
+    const int chunk = video_chunk_cells(su.band_bins);
+    const dim3 grid(unsigned(count), unsigned((su.bins + chunk - 1) / chunk));
+    video_kernel<<<grid, kThreads, 0, stream>>>(su, b, first, chunk);
     SWL_CUDA_CHECK_LAUNCH();
   }
-  sector_kernel<<<kVideoSectors, kVideoBands * kVideoStatFields, 0, stream>>>(b, su.azimuths,
-                                                                              su.sector_rows);
+  sector_kernel<<<kVideoSectors, kVideoBands * kVideoStatFields, 0, stream>>>(
+      b, su.azimuths, su.sector_rows, first, std::max(0, count));
   SWL_CUDA_CHECK_LAUNCH();
 }
 

@@ -16,18 +16,22 @@ namespace sweepline::gpu::cuda {
 struct VideoBuffers {
   const uint8_t* polar = nullptr;  // the raw frame
   uint8_t* video = nullptr;        // the processed video
-  uint8_t* map_mean = nullptr;
-  uint8_t* map_dev = nullptr;
-  uint8_t* row_age = nullptr;  // azimuths
+  // The clutter map, mean | dev << 8 a cell, in two copies: a row is read from
+  // map[row_parity] and written to the other, so a block may read its neighbours' cells while
+  // they are being updated.
+  uint16_t* map[2] = {nullptr, nullptr};
+  uint8_t* row_age = nullptr;     // azimuths
+  uint8_t* row_parity = nullptr;  // azimuths: which copy holds the row (flips when processed)
   // azimuths x kVideoBands x kVideoStatFields (gpu/video_control.hpp's VideoStat order)
   uint32_t* row_stats = nullptr;
-  const uint8_t* sea = nullptr;      // kVideoSectors x kVideoBands
+  const uint8_t* sea = nullptr;      // kVideoTableSize: sea levels, then clip levels
   uint64_t* sector_stats = nullptr;  // kVideoSectors x kVideoBands x kVideoStatFields
 };
 
 // The owner of that state: sized for a frame shape and cleared (no history) by reset().
 struct VideoDeviceState {
-  DeviceBuffer<uint8_t> video, map_mean, map_dev, row_age, sea;
+  DeviceBuffer<uint8_t> video, row_age, row_parity, sea;
+  DeviceBuffer<uint16_t> map[2];
   DeviceBuffer<uint32_t> row_stats;
   DeviceBuffer<uint64_t> sector_stats;
   void reset(int azimuths, int bins, cudaStream_t stream);
@@ -36,6 +40,9 @@ struct VideoDeviceState {
 
 // Processes rows [first, first + count) (wrapping through north), then reduces every row's band
 // sums to the sector sums (gpu/video_control.hpp's SectorSums).
+// The cells a block takes along range: whole bands, about 1024 cells.
+int video_chunk_cells(int band_bins);
+
 void launch_video(const VideoSetup& setup, const VideoBuffers& b, int first, int count,
                   cudaStream_t stream);
 

@@ -92,8 +92,9 @@ TEST(Settings, FileKeepsItsFormatAcrossTheEngineAndViewHalves) {
   EXPECT_EQ(s.view.style.brightness, render::Brightness::Dusk);
   EXPECT_FALSE(s.view.style.layers[1].visible);
   const auto j = nlohmann::json::parse(to_json_text(s));
-  EXPECT_EQ(j.size(), 3u);
-  for (const char* k : {"source", "view", "processing"}) EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j.size(), 5u);
+  for (const char* k : {"source", "view", "processing", "tracking", "navigation"})
+    EXPECT_TRUE(j.contains(k)) << k;
   EXPECT_EQ(j["processing"]["pipeline"]["denoise"], "cfar");
   EXPECT_EQ(j["source"]["udp_port"], 8600);
   EXPECT_EQ(j["view"]["style"]["brightness"], "dusk");

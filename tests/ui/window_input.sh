@@ -21,6 +21,8 @@ screenshot $out/inp_1.png
 wait 3
 screenshot $out/inp_2.png
 SCRIPT
+# Tracking off: flashing alarm symbols would change the paused picture this test compares.
+echo '{"tracking": {"enabled": false}}' > "$out/settings.json"
 cat > drive.sh <<DRIVE
 "$exe" view --source "$src/assets/harbour.pcap" --config "$out/settings.json" --no-save --backend cpu \
   --size 1024 --width 1200 --height 800 --script script.txt > "$out/app.log" 2>&1 &

@@ -33,7 +33,9 @@ screenshot $out/win_binary.png
 SCRIPT
 # The raw video on the scope (the video stage off), so that the picture has echoes everywhere to
 # change between screenshots: this test is about the window's controls, not detection.
-echo '{"processing": {"pipeline": {"video": {"enabled": false}}}}' > "$out/settings.json"
+# Tracking off: its alarms flash (IEC 62288) and would change a paused picture; the tracking
+# overlay has its own window test (window_tracking.sh).
+echo '{"processing": {"pipeline": {"video": {"enabled": false}}}, "tracking": {"enabled": false}}' > "$out/settings.json"
 # The bundled capture replays at the radar's pace (24 rpm): data arrives within the first wait.
 timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" "$exe" view --source "$src/assets/harbour.pcap" \
   --config "$out/settings.json" --no-save --backend cpu --size 1024 --width 800 --height 600 --script script.txt

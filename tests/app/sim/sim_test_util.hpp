@@ -57,6 +57,7 @@ inline std::vector<Truth> read_truth(const std::string& path) {
   std::string line;
   while (std::getline(f, line)) {
     auto j = nlohmann::json::parse(line);
+    if (j.value("own", false)) continue;  // own-ship lines (a moving own ship)
     out.push_back({j.at("rotation").get<uint64_t>(), j.at("id").get<int>(),
                    j.at("range_m").get<double>(), j.at("bearing_deg").get<double>(),
                    j.at("x_m").get<double>(), j.at("y_m").get<double>(),

@@ -72,6 +72,7 @@ TEST(PlotExtractor, FiltersBySizeAgainstBeamAndPulse) {
       box(1, 480, 290, 4, 6),     // a vessel 2 km north: kept
       box(2, 700, 500, 1, 1),     // one pixel 2 km east: narrower than half the beam at 2 km
       box(3, 100, 100, 300, 80),  // land: far larger than any target
+      box(4, 496, 496, 8, 8),     // small, but round the radar: own ship and the main bang
   };
   const std::vector<Plot> plots = ex.extract(comps, geometry(), timed_frame(0, 2.5), p);
   ASSERT_EQ(plots.size(), 1u);
@@ -80,6 +81,21 @@ TEST(PlotExtractor, FiltersBySizeAgainstBeamAndPulse) {
   // Its time is the sweep of its bearing's row.
   const int row = int(plots[0].bearing_deg);
   EXPECT_NEAR(plots[0].time_s, (row + 0.5) / 360 * 2.5, 1e-9);
+}
+
+TEST(PlotExtractor, AnEchoAcrossNorthTakesItsEastHalfsTime) {
+  // In a frame of one whole rotation, the echo's west half was swept a period after its east
+  // half; whichever side its centroid falls, the plot is timed by row 0, once a rotation.
+  PlotParams p;
+  p.confirm_scans = 1;
+  PlotExtractor ex;
+  for (int west = 0; west < 2; ++west) {
+    const std::vector<ccl::Component> comps = {box(1, 494 + 2 * (1 - west), 290, 10, 6)};
+    const std::vector<Plot> plots = ex.extract(comps, geometry(), timed_frame(3, 2.5), p);
+    ASSERT_EQ(plots.size(), 1u);
+    EXPECT_EQ(plots[0].bearing_deg > 180, west == 1) << plots[0].bearing_deg;
+    EXPECT_NEAR(plots[0].time_s, (3 + 0.5 / 360) * 2.5, 1e-9);
+  }
 }
 
 TEST(PlotExtractor, ConfirmsOnlyEchoesTheLastSweepSaw) {

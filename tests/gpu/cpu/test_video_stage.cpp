@@ -23,8 +23,15 @@ struct Oracle {
   int A = 0, B = 0;
   std::vector<int> mean, dev, age;
   std::vector<uint8_t> video;
+  std::vector<uint32_t> stats;  // per row: kVideoBands x (sum, count, dev sum, dev count)
   Oracle(int a, int b)
-      : A(a), B(b), mean(size_t(a) * b), dev(size_t(a) * b), age(size_t(a)), video(size_t(a) * b) {}
+      : A(a),
+        B(b),
+        mean(size_t(a) * b),
+        dev(size_t(a) * b),
+        age(size_t(a)),
+        video(size_t(a) * b),
+        stats(size_t(a) * kVideoBands * 4) {}
 
   static int away(int diff, int n) {  // diff / n rounded away from zero
     if (diff == 0) return 0;
@@ -49,6 +56,9 @@ struct Oracle {
         g[size_t(c)] = std::min(255, (s[size_t(c)] * su.gain_q8 + 128) >> 8);
       }
       const int ag = age[size_t(a)];
+      // Censoring and clipping once the map can blank land (kLandMinAge rotations).
+      const bool mature = su.clutter_map && ag + 1 >= kLandMinAge;
+      std::fill_n(stats.begin() + std::ptrdiff_t(size_t(a) * kVideoBands * 4), kVideoBands * 4, 0u);
       std::vector<bool> steady(size_t(B), false);
       for (int c = 0; c < B; ++c) {
         if (!su.clutter_map) break;
@@ -73,21 +83,40 @@ struct Oracle {
           while (hi + 1 < B && steady[size_t(hi + 1)]) ++hi;
           land = hi - lo + 1 >= su.land_run;
         }
-        int rain = 0;
-        if (su.rain_q8 > 0) {
-          // 2^rain_log2 cells each side beyond the gap; cells past the range count as 0.
-          const int len = 1 << su.rain_log2, n = 2 * len;
-          int sum = 0;
-          for (int d = su.rain_guard + 1; d <= su.rain_guard + len; ++d) {
-            if (c - d >= 0) sum += g[size_t(c - d)];
-            if (c + d < B) sum += g[size_t(c + d)];
-          }
-          rain = (sum * su.rain_q8 + n * 128) / (n * 256);
-        }
-        const int seal = sea[size_t(a / su.sector_rows) * kVideoBands + size_t(c / su.band_bins)];
+        // The window: 2^rain_log2 cells each side beyond the gap; the rain mean takes each
+        // clipped to its band's clip level (cells past the range count as 0), the censoring
+        // their plain mean (cells past the range not counted).
+        const size_t sec = size_t(a / su.sector_rows) * kVideoBands;
+        const int len = 1 << su.rain_log2, n = 2 * len;
+        int clipped = 0, sum = 0, cells = 0;
+        for (int d = su.rain_guard + 1; d <= su.rain_guard + len; ++d)
+          for (int cc : {c - d, c + d})
+            if (cc >= 0 && cc < B) {
+              const int clip =
+                  mature ? int(sea[kVideoClipPlane + sec + size_t(cc / su.band_bins)]) : 255;
+              clipped += std::min(g[size_t(cc)], clip);
+              sum += g[size_t(cc)];
+              ++cells;
+            }
+        const int rain = su.rain_q8 > 0 ? (clipped * su.rain_q8 + n * 128) / (n * 256) : 0;
+        const int seal = sea[sec + size_t(c / su.band_bins)];
         const int bg = std::max(seal, rain);
         const int excess = g[size_t(c)] - bg;
         video[size_t(a) * B + c] = uint8_t(land ? 1 : excess > 1 ? excess : 0);
+        // The band statistics: cells not land and (mature) not 3x above their window's mean;
+        // the map's deviation once settled, where (mature) its mean is not 3x above either.
+        auto above = [&](int level) { return level * cells > kCensorMultiple * sum; };
+        uint32_t* f4 = &stats[(size_t(a) * kVideoBands + size_t(c / su.band_bins)) * 4];
+        const bool settled = su.clutter_map && ag + 1 >= kMapSettle;
+        if (!land && !(mature && above(g[size_t(c)]))) {
+          f4[0] += uint32_t(s[size_t(c)]);
+          ++f4[1];
+          const int m = mean[size_t(a) * B + c];
+          if (settled && !(mature && above(std::min(255, (m * su.gain_q8 + 128) >> 8)))) {
+            f4[2] += uint32_t(dev[size_t(a) * B + c]);
+            ++f4[3];
+          }
+        }
       }
       if (ag < 255) age[size_t(a)] = ag + 1;
     }
@@ -135,6 +164,7 @@ TEST(VideoStage, MatchesTheOracleFrameAfterFrame) {
     o.run(f, su, sea);
     stats = video_stats(sector_sums(st.row_stats, A));
     ASSERT_EQ(st.video, o.video) << "frame " << k;
+    ASSERT_EQ(st.row_stats, o.stats) << "frame " << k;
     for (size_t i = 0; i < o.mean.size(); ++i) {
       ASSERT_EQ(int(st.map_mean[i]), o.mean[i]) << "frame " << k << " cell " << i;
       ASSERT_EQ(int(st.map_dev[i]), o.dev[i]) << "frame " << k << " cell " << i;

@@ -1,0 +1,135 @@
+#pragma once
+// The tracking scorecard of the busy scenes: confirmed tracks against the simulator's vessels,
+// rotation after rotation (docs/eval.md, "Tracking"). Time to confirm, false confirmed tracks,
+// id changes and losses, and GOSPA (Rahmathullah, Garcia-Fernandez, Svensson, "Generalized
+// optimal sub-pattern assignment metric", FUSION 2017).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/sim/scene.hpp"
+#include "app/track/tracker.hpp"
+
+namespace sweepline::eval {
+
+// A track as scored: its position carried (constant velocity) to the truth's time.
+struct ScoredTrack {
+  int id = 0;
+  double x_m = 0, y_m = 0;
+  bool confirmed = false;  // status Tracked
+};
+
+// A track matches a vessel when its position lies within max(min_m, the hull's length) of the
+// vessel's; one to one, closest pairs first (ties: lower track, then vessel, index).
+struct TrackGates {
+  double min_m = 150;  // a 0.3 deg bearing error at 12 NM is 120 m
+};
+
+struct TrackPair {
+  int track = 0, vessel = 0;  // indices
+  double distance_m = 0;
+};
+std::vector<TrackPair> match_tracks(const std::vector<ScoredTrack>& tracks,
+                                    const std::vector<sim::VesselTruth>& truth,
+                                    const TrackGates& gates = {});
+
+// GOSPA with alpha = 2 between point sets X (truth) and Y (estimates) in the plane:
+// d = ( min over assignments of sum d(x,y)^p over assigned pairs + c^p / 2 (|X| + |Y| - 2 |pairs|)
+// )^(1/p), pairs only closer than c. Solved exactly (the Hungarian algorithm per connected
+// group of pairs closer than c).
+struct Gospa {
+  double distance = 0;      // d above
+  double localisation = 0;  // sum d^p over the pairs (before the 1/p root)
+  int missed = 0, false_tracks = 0, pairs = 0;
+};
+struct Point2 {
+  double x = 0, y = 0;
+};
+Gospa gospa(const std::vector<Point2>& truth, const std::vector<Point2>& estimates, double c,
+            double p);
+
+struct TrackTargets {                      // issue 29, "Done when"
+  double confirmed_within_pct = 99;        // of SCR >= 10 dB vessels, within confirm_scans
+  int confirm_scans = 10;                  // of appearing
+  double false_per_10min = 1;              // false confirmed tracks
+  double id_events_per_track_hour = 0.01;  // id changes and losses: <= 1 % of tracks per hour
+  int false_after_scans = 3;               // a confirmed track unmatched this many scans in a row
+  double gospa_c_m = 200, gospa_p = 2;
+};
+
+// Feeds per rotation, scores at the end. Rotations before `first_scored` run the tracker (and
+// its clock) but are not scored: the detection stages' warm-up.
+class TrackScorer {
+ public:
+  TrackScorer(const TrackTargets& targets, const TrackGates& gates, double period_s);
+  // One rotation: its confirmed (and other) tracks, and its vessels on the display.
+  void add_rotation(uint64_t rotation, bool scored, const std::vector<ScoredTrack>& tracks,
+                    const std::vector<sim::VesselTruth>& truth);
+
+  struct Result {
+    int rotations = 0;   // scored
+    double seconds = 0;  // scored time (rotations x period)
+    // Confirmation: detectable vessels judged (appeared at least confirm_scans before the end,
+    // or confirmed), of them confirmed within confirm_scans; scans to confirm (median, p95,
+    // max; from appearing, 0 when confirmed already).
+    int judged = 0, confirmed_in_time = 0;
+    double confirmed_pct = 100;
+    double scans_median = 0, scans_p95 = 0, scans_max = 0;
+    std::vector<int> late;  // vessel ids not confirmed within confirm_scans
+    // False confirmed tracks: ids unmatched for false_after_scans consecutive scored scans.
+    int false_tracks = 0;
+    double false_per_10min = 0;
+    std::vector<int> false_ids;
+    // Id continuity: while a vessel stays detectable after its first confirmed match, a match
+    // to another id (a change) or no match with its track no longer confirmed (a loss).
+    int id_changes = 0, id_losses = 0;
+    double track_hours = 0;  // detectable vessel-time with a current id
+    double events_per_track_hour = 0;
+    // GOSPA per scored scan (truth: SCR >= 10 dB vessels; estimates: confirmed tracks not
+    // matched to a vessel below 10 dB), mean and the parts' means.
+    double gospa_mean_m = 0, gospa_max_m = 0;
+    double gospa_missed_mean = 0, gospa_false_mean = 0, gospa_loc_rms_m = 0;
+    std::vector<double> gospa_per_scan;
+    struct Check {
+      std::string name;
+      double value = 0, limit = 0;
+      bool at_least = true, pass = false;
+    };
+    std::vector<Check> targets;
+    bool pass = false;
+  };
+  Result result() const;
+
+ private:
+  TrackTargets tg_;
+  TrackGates gates_;
+  double period_s_;
+  int scored_ = 0;
+  uint64_t last_rotation_ = 0;
+  struct Vessel {
+    int64_t appear = -1;     // scored index of its first detectable scored rotation
+    int64_t confirmed = -1;  // scored index of its first confirmed match
+    int current_id = 0;      // the last confirmed track that matched it
+    bool lost = false;       // the current id was lost (counted once)
+    int64_t detectable_with_id = 0;
+  };
+  std::map<int, Vessel> vessels_;
+  struct TrackState {
+    int64_t last_scan = -1;  // the scored index it was last seen confirmed
+    int unmatched_run = 0;   // consecutive scans, reset by a scan without it
+    bool flagged = false;
+  };
+  std::map<int, TrackState> tracks_;
+  Result r_;
+  std::vector<int> gospa_missed_, gospa_false_;
+  double gospa_loc_sum_ = 0;
+  int gospa_pairs_ = 0;
+};
+
+nlohmann::ordered_json track_result_json(const TrackScorer::Result& r, const TrackTargets& tg,
+                                         const TrackGates& gates);
+
+}  // namespace sweepline::eval

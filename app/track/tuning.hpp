@@ -1,0 +1,40 @@
+#pragma once
+// The tracker's fixed tuning constants (the operator's knobs are in TrackerParams).
+namespace sweepline::track::tuning {
+
+// Spread of the reflecting centre over a plot's extent beyond a point target's: the centre may
+// lie anywhere in the excess, the standard deviation of a uniform spread is 1/sqrt(12) of it.
+constexpr double kExtentSpread = 0.2887;
+
+// A new track's turn-rate uncertainty (CT model): 3 deg/s covers the fastest ship turns.
+constexpr double kInitialTurnSigmaRad = 3.0 * 3.14159265358979323846 / 180.0;
+
+// Mode probabilities of a new track: most ships start by going straight.
+constexpr double kInitialCvProb = 0.8;
+
+// Below this turn rate the coordinated-turn equations use their straight-line limit (avoids
+// dividing by a vanishing omega; the position error of the limit is below a millimetre).
+constexpr double kMinTurnRateRad = 1e-6;
+
+// A mode probability never falls below this, so that the IMM can switch back at once.
+constexpr double kMinModeProb = 1e-4;
+
+// A plot outside every gate but inside this multiple of a track's gate (chi-square, so twice the
+// radius) starts no new track: a consistent filter still misses ~1 plot in 1e4 at a 99.99 % gate,
+// and such a plot would otherwise seed a duplicate that takes the target's id.
+constexpr double kExclusionGateFactor = 4.0;
+
+// Relative speed under which CPA is the current range and TCPA 0 (no relative motion).
+constexpr double kMinRelSpeedMps = 0.05;
+
+// The sweep rate estimate follows the feed with this smoothing factor per call.
+constexpr double kSweepRateSmoothing = 0.1;
+
+// Recent unassociated plots kept for manual acquisition: one rotation's worth of sweep angle.
+constexpr double kAcquirePlotMemoryDeg = 360.0;
+
+// The scan loops prefetch the state of the track this many places ahead: enough to overlap the
+// memory latency of tracks visited in bearing order (random in memory), few enough to stay in L1.
+constexpr unsigned kPrefetchAhead = 8;
+
+}  // namespace sweepline::track::tuning

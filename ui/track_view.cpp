@@ -1,0 +1,289 @@
+#include "ui/track_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace sweepline::ui {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDeg = kPi / 180.0;
+// Zone arcs are drawn as polylines of at most this many degrees a segment: smooth at any zoom
+// the PPI offers without thousands of vertices per zone.
+constexpr double kArcStepDeg = 2.0;
+
+double wrap360(double deg) {
+  double d = std::fmod(deg, 360.0);
+  return d < 0 ? d + 360.0 : d;
+}
+
+render::WorldPoint polar(double range_m, double bearing_deg) {
+  return {range_m * std::sin(bearing_deg * kDeg), range_m * std::cos(bearing_deg * kDeg)};
+}
+
+// Points along the arc of radius r clockwise from bearing a over `span` degrees (PPI bearings).
+void add_arc(std::vector<render::WorldPoint>& out, double r, double from_deg, double span_deg) {
+  const int n = std::max(1, int(std::ceil(std::abs(span_deg) / kArcStepDeg)));
+  for (int i = 0; i <= n; ++i) out.push_back(polar(r, from_deg + span_deg * i / n));
+}
+
+}  // namespace
+
+PlaneToDisplay plane_to_display(const engine::TrackingView& v) {
+  PlaneToDisplay f;
+  const nav::OwnShipState& own = v.own_ship;
+  f.time_s = v.time_s;
+  f.ground = own.valid && !v.relative_only;
+  if (f.ground) {
+    f.own_x_m = own.x_m;
+    f.own_y_m = own.y_m;
+    f.up_deg = wrap360(own.heading_deg + own.true_to_grid_deg);
+    f.own_vx_mps = own.vx_mps;
+    f.own_vy_mps = own.vy_mps;
+    f.zone_heading_deg = f.up_deg;
+  } else if (own.heading_valid) {
+    f.up_deg = wrap360(own.heading_deg);  // the relative plane is north-up about the radar
+  }
+  return f;
+}
+
+render::WorldPoint rotate_to_display(const PlaneToDisplay& f, double vx, double vy) {
+  // A plane bearing b shows at b - up on the PPI.
+  const double c = std::cos(f.up_deg * kDeg), s = std::sin(f.up_deg * kDeg);
+  return {vx * c - vy * s, vy * c + vx * s};
+}
+
+render::WorldPoint to_display(const PlaneToDisplay& f, double x_m, double y_m) {
+  return rotate_to_display(f, x_m - f.own_x_m, y_m - f.own_y_m);
+}
+
+void to_plane(const PlaneToDisplay& f, render::WorldPoint p, double& x_m, double& y_m) {
+  const double c = std::cos(f.up_deg * kDeg), s = std::sin(f.up_deg * kDeg);
+  x_m = f.own_x_m + p.east * c + p.north * s;
+  y_m = f.own_y_m + p.north * c - p.east * s;
+}
+
+VectorMode vector_mode(const engine::TrackingSettings& s) {
+  return s.vector_mode == "relative" ? VectorMode::Relative : VectorMode::True;
+}
+
+TrackGlyph track_glyph(const track::Track& t, const PlaneToDisplay& f, VectorMode mode,
+                       double vector_minutes, bool trails) {
+  TrackGlyph g;
+  g.position = to_display(f, t.x_m, t.y_m);
+  const bool relative = mode == VectorMode::Relative;
+  if (t.status == track::Track::Status::Tracked && vector_minutes > 0) {
+    g.vector = true;
+    const double vx = relative ? t.vx_mps - f.own_vx_mps : t.vx_mps;
+    const double vy = relative ? t.vy_mps - f.own_vy_mps : t.vy_mps;
+    const render::WorldPoint d = rotate_to_display(f, vx, vy);
+    const double s = vector_minutes * 60.0;
+    g.vector_end = {g.position.east + d.east * s, g.position.north + d.north * s};
+  }
+  if (trails) {
+    g.trail.reserve(t.trail.size());
+    for (const track::TrailPoint& p : t.trail) {
+      if (!relative) {
+        g.trail.push_back(to_display(f, p.x_m, p.y_m));
+        continue;
+      }
+      const double back = t.time_s - p.time_s;
+      g.trail.push_back(rotate_to_display(f, p.x_m - (f.own_x_m - f.own_vx_mps * back),
+                                          p.y_m - (f.own_y_m - f.own_vy_mps * back)));
+    }
+  }
+  return g;
+}
+
+TrackSymbol track_symbol(const track::Track& t, const std::vector<track::Alarm>& alarms,
+                         int selected_id) {
+  TrackSymbol s;
+  switch (t.status) {
+    case track::Track::Status::Acquiring:
+      s.shape = SymbolShape::Acquiring;
+      break;
+    case track::Track::Status::Tracked:
+      s.shape = SymbolShape::Tracked;
+      s.vector = true;
+      break;
+    case track::Track::Status::Lost:
+      s.shape = SymbolShape::Lost;
+      break;
+  }
+  s.dangerous = t.dangerous && t.status != track::Track::Status::Lost;
+  s.selected = t.id == selected_id && selected_id > 0;
+  s.manual = t.manual;
+  s.flashing = std::any_of(alarms.begin(), alarms.end(), [&](const track::Alarm& a) {
+    return a.track_id == t.id && !a.acknowledged;
+  });
+  return s;
+}
+
+bool flash_on(double time_s) {
+  const double phase = time_s - std::floor(time_s);
+  return phase < 0.6;
+}
+
+std::optional<int> pick_track(const std::vector<track::Track>& tracks, const PlaneToDisplay& f,
+                              const render::PpiView& view, float sx, float sy, float radius_px) {
+  std::optional<int> best;
+  float best_d2 = radius_px * radius_px;
+  for (const track::Track& t : tracks) {
+    float x = 0, y = 0;
+    view.world_to_screen(to_display(f, t.x_m, t.y_m), x, y);
+    const float d2 = (x - sx) * (x - sx) + (y - sy) * (y - sy);
+    if (d2 <= best_d2) {
+      best_d2 = d2;
+      best = t.id;
+    }
+  }
+  return best;
+}
+
+void sort_targets(std::vector<const track::Track*>& rows, TargetColumn column, bool ascending) {
+  auto key = [column](const track::Track* t) -> double {
+    switch (column) {
+      case TargetColumn::Id:
+        return t->id;
+      case TargetColumn::Range:
+        return t->range_m;
+      case TargetColumn::Bearing:
+        return t->bearing_deg;
+      case TargetColumn::Course:
+        return t->course_deg;
+      case TargetColumn::Speed:
+        return t->speed_mps;
+      case TargetColumn::Cpa:
+        return t->cpa_m;
+      case TargetColumn::Tcpa:
+        // A closest point already passed sorts after every one still ahead.
+        return t->tcpa_s < 0 ? std::numeric_limits<double>::max() / 2 - t->tcpa_s : t->tcpa_s;
+      case TargetColumn::Status:
+        return int(t->status);
+    }
+    return t->id;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const track::Track* a, const track::Track* b) {
+    const double ka = key(a), kb = key(b);
+    if (ka != kb) return ascending ? ka < kb : ka > kb;
+    return a->id < b->id;
+  });
+}
+
+const char* status_name(track::Track::Status s) {
+  switch (s) {
+    case track::Track::Status::Acquiring:
+      return "ACQ";
+    case track::Track::Status::Tracked:
+      return "TRK";
+    case track::Track::Status::Lost:
+      return "LOST";
+  }
+  return "?";
+}
+
+const char* alarm_kind_name(track::Alarm::Kind k) {
+  switch (k) {
+    case track::Alarm::Kind::Cpa:
+      return "CPA/TCPA";
+    case track::Alarm::Kind::NewTargetInZone:
+      return "NEW TARGET";
+    case track::Alarm::Kind::LostTarget:
+      return "LOST";
+  }
+  return "?";
+}
+
+std::string tcpa_text(const track::Track& t) {
+  if (!t.cpa_moving) return "--";
+  char buf[24];
+  const double min = t.tcpa_s / 60.0;
+  std::snprintf(buf, sizeof buf, std::abs(min) < 99.95 ? "%.1f" : "%.0f", min);
+  return buf;
+}
+
+std::vector<std::string> data_box_lines(const track::Track& t, bool ground) {
+  std::vector<std::string> lines;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "TGT %d  %s%s", t.id, status_name(t.status),
+                t.manual ? "  MANUAL" : "");
+  lines.push_back(buf);
+  std::snprintf(buf, sizeof buf, "BRG %05.1f%s  RNG %.2f NM", t.bearing_deg, ground ? "" : "R",
+                t.range_m / kMetresPerNm);
+  lines.push_back(buf);
+  if (ground) {
+    std::snprintf(buf, sizeof buf, "CRS %05.1f  SPD %.1f KN", t.course_deg,
+                  t.speed_mps * kKnotsPerMps);
+    lines.push_back(buf);
+  }
+  std::snprintf(buf, sizeof buf, "RCRS %05.1f  RSPD %.1f KN", t.rel_course_deg,
+                t.rel_speed_mps * kKnotsPerMps);
+  lines.push_back(buf);
+  std::snprintf(buf, sizeof buf, "CPA %.2f NM  TCPA %s MIN", t.cpa_m / kMetresPerNm,
+                tcpa_text(t).c_str());
+  lines.push_back(buf);
+  if (t.dangerous && t.status != track::Track::Status::Lost) lines.push_back("DANGEROUS");
+  return lines;
+}
+
+std::string clock_text(double time_s) {
+  if (!std::isfinite(time_s)) return "--:--:--";
+  const long long s = (long long)(std::floor(time_s)) % 86400;
+  const long long t = s < 0 ? s + 86400 : s;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", t / 3600, t / 60 % 60, t % 60);
+  return buf;
+}
+
+track::AcquisitionZone arc_zone_from_points(const PlaneToDisplay& f, render::WorldPoint first,
+                                            render::WorldPoint second, bool relative_to_heading) {
+  track::AcquisitionZone z;
+  z.kind = track::AcquisitionZone::Kind::Arc;
+  const double r1 = render::range_of(first), r2 = render::range_of(second);
+  z.range_min_m = std::min(r1, r2);
+  z.range_max_m = std::max(r1, r2);
+  const double shift = f.up_deg - (relative_to_heading ? f.zone_heading_deg : 0.0);
+  z.bearing_from_deg = wrap360(render::bearing_of(first) + shift);
+  z.bearing_to_deg = wrap360(render::bearing_of(second) + shift);
+  z.relative_to_heading = relative_to_heading;
+  return z;
+}
+
+std::vector<std::vector<render::WorldPoint>> zone_outline(const track::AcquisitionZone& z,
+                                                          const PlaneToDisplay& f) {
+  std::vector<std::vector<render::WorldPoint>> loops;
+  if (z.kind == track::AcquisitionZone::Kind::Polygon) {
+    std::vector<render::WorldPoint> loop;
+    for (const track::ZonePoint& p : z.polygon) loop.push_back(to_display(f, p.x_m, p.y_m));
+    if (!loop.empty()) loops.push_back(std::move(loop));
+    return loops;
+  }
+  // The zone's plane bearings, then as the PPI shows them.
+  const double shift = (z.relative_to_heading ? f.zone_heading_deg : 0.0) - f.up_deg;
+  const double from = wrap360(z.bearing_from_deg + shift);
+  const double span = wrap360(z.bearing_to_deg - z.bearing_from_deg);
+  if (span == 0) {
+    std::vector<render::WorldPoint> outer;
+    add_arc(outer, z.range_max_m, from, 360.0);
+    loops.push_back(std::move(outer));
+    if (z.range_min_m > 0) {
+      std::vector<render::WorldPoint> inner;
+      add_arc(inner, z.range_min_m, from, 360.0);
+      loops.push_back(std::move(inner));
+    }
+    return loops;
+  }
+  std::vector<render::WorldPoint> loop;
+  add_arc(loop, z.range_max_m, from, span);
+  if (z.range_min_m > 0)
+    add_arc(loop, z.range_min_m, from + span, -span);
+  else
+    loop.push_back({0, 0});
+  loops.push_back(std::move(loop));
+  return loops;
+}
+
+}  // namespace sweepline::ui
