@@ -4,32 +4,9 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "app/eval/report_format.hpp"
+
 namespace sweepline::eval {
-
-namespace {
-
-void appendf(std::string& out, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  out += buf;
-}
-
-// A number for the table, "-" when there is none.
-std::string num(double v, int decimals) {
-  if (std::isnan(v)) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-nlohmann::ordered_json number(double v) {
-  return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
-}
-
-}  // namespace
 
 std::string scorecard_table(const std::vector<SceneRun>& runs) {
   std::string out;

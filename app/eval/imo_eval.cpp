@@ -11,6 +11,7 @@
 #include "app/engine/track_feed.hpp"
 #include "app/eval/chart.hpp"
 #include "app/eval/eval_run.hpp"
+#include "app/eval/report_format.hpp"
 #include "app/eval/scorecard.hpp"
 #include "app/sim/own_ship.hpp"
 #include "app/sim/radial_producer.hpp"
@@ -70,27 +71,6 @@ double percentile_inf(std::vector<double> v, double p) {
 double median(std::vector<double> v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
   return percentile(std::move(v), 50);
-}
-
-void appendf(std::string& out, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  out += buf;
-}
-
-std::string num(double v, int decimals) {
-  if (std::isnan(v)) return "-";
-  if (std::isinf(v)) return "inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-nlohmann::ordered_json number(double v) {
-  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace
