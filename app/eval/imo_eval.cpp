@@ -75,56 +75,39 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
+namespace {
+
+// Per quantity, in enum order: its name, unit and JSON key.
+struct QuantityInfo {
+  const char* name;
+  const char* unit;
+  const char* key;
+};
+constexpr QuantityInfo kQuantityInfo[kImoQuantities] = {
+    {"relative course", "deg", "rel_course_deg"},
+    {"relative speed", "kn", "rel_speed_kn"},
+    {"CPA", "NM", "cpa_nm"},
+    {"TCPA", "min", "tcpa_min"},
+    {"true course", "deg", "course_deg"},
+    {"true speed", "kn", "speed_kn"},
+};
+
+const QuantityInfo& info(ImoQuantity q) {
+  return kQuantityInfo[static_cast<int>(q)];
+}
+
+}  // namespace
+
 const char* to_string(ImoQuantity q) {
-  switch (q) {
-    case ImoQuantity::RelCourse:
-      return "relative course";
-    case ImoQuantity::RelSpeed:
-      return "relative speed";
-    case ImoQuantity::Cpa:
-      return "CPA";
-    case ImoQuantity::Tcpa:
-      return "TCPA";
-    case ImoQuantity::TrueCourse:
-      return "true course";
-    case ImoQuantity::TrueSpeed:
-      return "true speed";
-  }
-  return "?";
+  return info(q).name;
 }
 
 const char* unit_of(ImoQuantity q) {
-  switch (q) {
-    case ImoQuantity::RelCourse:
-    case ImoQuantity::TrueCourse:
-      return "deg";
-    case ImoQuantity::RelSpeed:
-    case ImoQuantity::TrueSpeed:
-      return "kn";
-    case ImoQuantity::Cpa:
-      return "NM";
-    case ImoQuantity::Tcpa:
-      return "min";
-  }
-  return "?";
+  return info(q).unit;
 }
 
 const char* key_of(ImoQuantity q) {
-  switch (q) {
-    case ImoQuantity::RelCourse:
-      return "rel_course_deg";
-    case ImoQuantity::RelSpeed:
-      return "rel_speed_kn";
-    case ImoQuantity::Cpa:
-      return "cpa_nm";
-    case ImoQuantity::Tcpa:
-      return "tcpa_min";
-    case ImoQuantity::TrueCourse:
-      return "course_deg";
-    case ImoQuantity::TrueSpeed:
-      return "speed_kn";
-  }
-  return "?";
+  return info(q).key;
 }
 
 const std::vector<ImoLimit>& imo_limits() {

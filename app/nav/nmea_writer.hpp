@@ -9,7 +9,7 @@ namespace sweepline::nav {
 
 // One navigation fix as a GNSS receiver and a gyro compass would report it.
 struct NavFix {
-  double utc_s_of_day = 0.0;  // seconds since 00:00:00 UTC, [0, 86400)
+  double utc_s_of_day = 0.0;  // seconds into the UTC day, [0, 86400)
   int year = 2000, month = 1, day = 1;
   double lat_deg = 0.0;      // WGS-84, north positive
   double lon_deg = 0.0;      // WGS-84, east positive
