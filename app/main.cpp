@@ -2,10 +2,13 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "app/cli/command.hpp"
+#include "app/cli/default_command.hpp"
 #include "app/cli/option_checks.hpp"
 #include "app/common/check.hpp"
 #include "app/common/logging.hpp"
@@ -39,9 +42,15 @@ int main(int argc, char** argv) {
                                         cli::add_label_command(app),
                                         cli::add_bench_command(app),
                                         cli::add_eval_command(app),
-                                        cli::add_record_command(app)};
+                                        cli::add_record_command(app),
+                                        cli::add_serve_command(app)};
   try {
-    app.parse(argc, argv);
+    // `view` is the default subcommand: its options work without naming it.
+    std::vector<std::string> args = cli::with_default_subcommand(
+        app, std::vector<std::string>(argv + 1, argv + argc), view.app->get_name());
+    if (app.get_name().empty()) app.name(argv[0]);  // as parse(argc, argv) would
+    std::reverse(args.begin(), args.end());         // CLI11 takes them last first
+    app.parse(std::move(args));
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {

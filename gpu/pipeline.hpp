@@ -35,6 +35,9 @@ struct PlotParams {
   // spikes do not repeat from one rotation to the next, targets do).
   int confirm_scans = 2;
   double max_speed_mps = 25;  // the fastest target the correlation follows (about 50 kn)
+  // How far around an echo land makes it Plot::near_land: about one land run (the shortest
+  // land the mask holds), and the simulator's vessels keep 300 m off land.
+  double land_margin_m = 150;
 };
 
 struct PipelineParams {
@@ -83,6 +86,13 @@ struct Plot {
   uint8_t peak = 0;               // highest video level in the echo
   int64_t area_px = 0;            // display pixels
   int32_t label = 0;              // its component (FrameResult::components[label - 1])
+  // Land (the video stage's land mask) lies within PlotParams::land_margin_m of the echo: a
+  // coast's or an island's edge more likely than a vessel, which the tracker does not acquire
+  // by itself (docs/tracking.md). False without the video stage's clutter map.
+  bool near_land = false;
+  // The clutter map has not yet seen the rows around the echo often enough to tell land
+  // (its first rotations): near_land is not known yet. False without the clutter map.
+  bool land_unknown = false;
 };
 
 struct FrameResult {

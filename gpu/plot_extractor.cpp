@@ -49,6 +49,8 @@ void validate(const PlotParams& p) {
   if (p.confirm_scans < 1 || p.confirm_scans > 2) bad("confirm_scans", p.confirm_scans, "1 or 2");
   if (!std::isfinite(p.max_speed_mps) || p.max_speed_mps < 0 || p.max_speed_mps > 1000)
     bad("max_speed_mps", p.max_speed_mps, "0..1000");
+  if (!std::isfinite(p.land_margin_m) || p.land_margin_m < 0 || p.land_margin_m > 5000)
+    bad("land_margin_m", p.land_margin_m, "0..5000");
 }
 
 PolarExtent polar_extent(const ccl::Component& c, const DisplayGeometry& g) {
@@ -108,7 +110,7 @@ void PlotExtractor::update_period(const PolarFrame& f) {
 
 std::vector<Plot> PlotExtractor::extract(const std::vector<ccl::Component>& components,
                                          const DisplayGeometry& g, const PolarFrame& frame,
-                                         const PlotParams& p) {
+                                         const PlotParams& p, const LandView* land) {
   ++frames_;
   update_period(frame);
   // Sweep times when the source gives them (the period then measured, or assumed until it is);
@@ -145,6 +147,18 @@ std::vector<Plot> PlotExtractor::extract(const std::vector<ccl::Component>& comp
     // half, row 0, so that each pass gives one plot a period after the last. (In a frame of a
     // few rows the two ends are consecutive sweeps, and row 0 is as good as any.)
     const double half = 0.5 * pl.azimuth_extent_deg;
+    if (land && !land->empty() && frame.range_bins > 0 && frame.range_m > 0) {
+      const double cell_m = frame.range_m / frame.range_bins;
+      const int c0 = int(std::floor((x.range_min_m - p.land_margin_m) / cell_m));
+      const int c1 = int(std::ceil((x.range_max_m + p.land_margin_m) / cell_m));
+      const double margin_deg =
+          std::max(p.beamwidth_deg, p.land_margin_m / std::max(pl.range_m, 1.0) * kDeg);
+      const double rows_per_deg = land->azimuths / 360.0;
+      const int a0 = int(std::floor((pl.bearing_deg - half - margin_deg) * rows_per_deg));
+      const int a1 = int(std::floor((pl.bearing_deg + half + margin_deg) * rows_per_deg));
+      pl.near_land = land->any(a0, a1, c0, c1);
+      pl.land_unknown = !land->known(a0, a1);
+    }
     const bool across_north = pl.bearing_deg - half < 0 || pl.bearing_deg + half >= 360;
     const int row = across_north ? 0
                                  : std::min(frame.azimuths - 1,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/common/polar_frame.hpp"
+#include "gpu/land_words.hpp"
 #include "gpu/pipeline.hpp"
 
 namespace sweepline::gpu {
@@ -22,10 +23,11 @@ PolarExtent polar_extent(const ccl::Component& c, const DisplayGeometry& g);
 class PlotExtractor {
  public:
   // The frame's plots from its components (FrameResult::components, in label order). Keeps the
-  // plots it has seen for the scan-to-scan correlation; `frame` gives the sweep times.
+  // plots it has seen for the scan-to-scan correlation; `frame` gives the sweep times; `land`
+  // (the video stage's land words for this frame, or null) sets Plot::near_land.
   std::vector<Plot> extract(const std::vector<ccl::Component>& components,
                             const DisplayGeometry& geometry, const PolarFrame& frame,
-                            const PlotParams& params);
+                            const PlotParams& params, const LandView* land = nullptr);
   // Forgets the history (a new source, a seek).
   void reset();
   // The antenna period the correlation assumes (s; 0 until two sweeps of a row were seen).

@@ -58,8 +58,10 @@ void DisplayTextures::upload(const Image8* scan, const Image8* denoised, const I
   }
   if (labels && !labels->empty()) {
     SWL_CHECK(labels->width == width_ && labels->height == height_, "label image size mismatch");
-    std::vector<uint32_t> rgba(labels->size());
-    for (size_t i = 0; i < rgba.size(); ++i) rgba[i] = gpu::label_colour(labels->pixels[i]);
+    // Colours that stay with a component from frame to frame (render/stable_labels.hpp).
+    std::vector<uint32_t> rgba;
+    stable_.update(*labels);
+    stable_.colours(*labels, rgba);
     glBindTexture(GL_TEXTURE_2D, tex_[int(Layer::Labels)].get());
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
                     rgba.data());

@@ -1,6 +1,7 @@
 #pragma once
 // The four display textures the pipeline fills each frame: scan-converted, denoised and binary
-// (R8) and the label colours (RGBA8, gpu::label_colour). Allocated once per size. The CPU backend
+// (R8) and the label colours (RGBA8, gpu::label_colour of an identity kept across frames on the
+// CPU path: render/stable_labels.hpp). Allocated once per size. The CPU backend
 // fills them with glTexSubImage2D; the CUDA backend writes them in place through interop
 // (render/interop/), which registers these very texture names.
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "app/common/image.hpp"
 #include "render/gl_resource.hpp"
 #include "render/ppi_style.hpp"
+#include "render/stable_labels.hpp"
 
 namespace sweepline::render {
 
@@ -29,6 +31,7 @@ class DisplayTextures {
  private:
   int width_ = 0, height_ = 0;
   Texture tex_[kLayerCount];
+  StableLabels stable_;  // the CPU path's label colours
 };
 
 }  // namespace sweepline::render

@@ -96,9 +96,11 @@ void PpiRenderer::draw(const DisplayTextures& tex, const DisplayGeometry& geo,
     glUniform1i(loc(ppi_, names[i]), i);
   }
   glUniform1f(loc(ppi_, "u_fb_height"), float(fb_height));
-  glUniform2f(loc(ppi_, "u_view_centre_px"), r.x + 0.5f * r.w, r.y + 0.5f * r.h);
-  glUniform2f(loc(ppi_, "u_view_centre_w"), float(view.centre().east), float(view.centre().north));
-  glUniform1f(loc(ppi_, "u_px_per_m"), float(view.px_per_m()));
+  WorldPoint origin, dx, dy;
+  view.screen_to_world_affine(origin, dx, dy);
+  glUniform2f(loc(ppi_, "u_s2w_origin"), float(origin.east), float(origin.north));
+  glUniform2f(loc(ppi_, "u_s2w_dx"), float(dx.east), float(dx.north));
+  glUniform2f(loc(ppi_, "u_s2w_dy"), float(dy.east), float(dy.north));
   glUniform2f(loc(ppi_, "u_tex_origin"), float(geo.origin_east_m), float(geo.origin_north_m));
   glUniform1f(loc(ppi_, "u_tex_mpp"), float(geo.metres_per_pixel));
   glUniform2f(loc(ppi_, "u_tex_size"), float(std::max(geo.width, 1)),

@@ -1,7 +1,13 @@
 #pragma once
 // The PPI view transform: where the radar picture sits on the screen. World coordinates are metres
-// east and north of the radar; screen coordinates are pixels from the top-left of the window (as
-// ImGui reports them). Pure arithmetic, no GL, so it is testable on its own.
+// east and north of the radar in the video's own orientation (its "north" is the bow when the
+// video is head-up); screen coordinates are pixels from the top-left of the window (as ImGui
+// reports them). Pure arithmetic, no GL, so it is testable on its own.
+//
+// The view is a display circle centred in its rectangle whose radius is the range scale (the
+// RANGE readout is that radius, whatever the zoom), a rotation of the picture (screen bearing =
+// world bearing + rotation: render/orientation.hpp) and the radar's place in the circle, kept in
+// display radii so that it stays put on the screen when the range scale changes.
 #include <cmath>
 
 namespace sweepline::render {
@@ -15,35 +21,57 @@ struct WorldPoint {
   double east = 0, north = 0;
 };
 
+// Off-centring puts the radar this many radii back from the centre: IMO MSC.192(79) 5.20.2
+// asks for at least 50 % and at most 75 % of the radius.
+inline constexpr double kOffCentreFraction = 0.6;
+// The radar may be panned this far from the centre (radii): the picture stays in reach.
+inline constexpr double kMaxRadarOffset = 1.5;
+
 class PpiView {
  public:
-  // Fits a circle of `range_m` into `rect` (46 px left for the bearing scale), radar at the centre;
-  // off-centre shifts the radar back along the heading so the sea ahead fills the view.
+  // The display circle's radius in a rectangle (46 px left for the bearing scale's labels).
+  static double display_radius_px(const ScreenRect& rect);
+
+  // Fits the range scale `range_m` to the display circle, radar at the centre; off-centre moves
+  // the radar back from the screen bearing `ahead_screen_deg` so that the sea ahead fills the view.
+  // The rotation is kept.
   void reset(const ScreenRect& rect, double range_m, bool off_centre = false,
-             double heading_deg = 0);
+             double ahead_screen_deg = 0);
+  // Keeps the range scale, the rotation and the radar's place in radii.
   void set_rect(const ScreenRect& rect) { rect_ = rect; }
   const ScreenRect& rect() const { return rect_; }
 
+  // The displayed radius in metres (the range scale); the radar keeps its place on the screen.
+  void set_range_scale(double range_m);
+  double range_scale_m() const { return range_m_; }
+  // Screen bearing minus world bearing, degrees clockwise.
+  void set_rotation_deg(double deg) { rotation_deg_ = deg; }
+  double rotation_deg() const { return rotation_deg_; }
+  // The radar's place: display radii right (x) and up (y) of the circle's centre.
+  void set_radar_offset(double x, double y);
+  double radar_offset_x() const { return off_x_; }
+  double radar_offset_y() const { return off_y_; }
+
   WorldPoint screen_to_world(float sx, float sy) const;
   void world_to_screen(WorldPoint w, float& sx, float& sy) const;
-  // Multiplies the scale by `factor`, keeping the world point under (sx, sy) where it is.
-  void zoom_at(float sx, float sy, double factor);
+  // A world direction (bearing, degrees) on the screen, and back.
+  double screen_bearing(double world_bearing_deg) const;
+  double world_bearing(double screen_bearing_deg) const;
+  // Moves the picture by (dx, dy) pixels (a drag); the radar stays within kMaxRadarOffset.
   void pan(float dx_px, float dy_px);
 
-  double px_per_m() const { return px_per_m_; }
-  WorldPoint centre() const { return centre_; }
-  void set(WorldPoint centre, double px_per_m) {
-    centre_ = centre;
-    px_per_m_ = px_per_m;
-  }
-  // Zoom relative to the reset fit (1 = whole range visible).
-  double zoom() const { return fit_px_per_m_ > 0 ? px_per_m_ / fit_px_per_m_ : 1; }
+  double px_per_m() const;
+  double radius_px() const { return display_radius_px(rect_); }
+  // The world point at the rectangle's centre.
+  WorldPoint centre() const;
+  // screen_to_world as an affine map: world = origin + sx * dx + sy * dy (for the shader).
+  void screen_to_world_affine(WorldPoint& origin, WorldPoint& dx, WorldPoint& dy) const;
 
  private:
   ScreenRect rect_;
-  WorldPoint centre_;
-  double px_per_m_ = 1;
-  double fit_px_per_m_ = 1;
+  double range_m_ = 1;
+  double rotation_deg_ = 0;
+  double off_x_ = 0, off_y_ = 0;
 };
 
 // Range (m) and bearing (deg, 0 = north, clockwise, 0..360) of a world point from the radar.

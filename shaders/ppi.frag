@@ -12,9 +12,12 @@ uniform sampler2D u_labels;
 uniform sampler2D u_glow;  // persistence buffer of the scan layer (real-time afterglow)
 
 uniform float u_fb_height;      // to turn gl_FragCoord into top-left screen pixels
-uniform vec2 u_view_centre_px;  // screen pixel of the view centre
-uniform vec2 u_view_centre_w;   // world point (east, north) at the view centre
-uniform float u_px_per_m;
+// The view (render/ppi_view.hpp) as an affine map from top-left screen pixels to the world
+// (east, north of the radar): world = origin + x * dx + y * dy. It carries the rotation of the
+// picture (orientation), the range scale and the radar's place on the screen.
+uniform vec2 u_s2w_origin;
+uniform vec2 u_s2w_dx;
+uniform vec2 u_s2w_dy;
 uniform vec2 u_tex_origin;      // world point at the textures' centre
 uniform float u_tex_mpp;
 uniform vec2 u_tex_size;
@@ -54,7 +57,7 @@ float echo_alpha(float v) {
 
 void main() {
   vec2 sp = vec2(gl_FragCoord.x, u_fb_height - gl_FragCoord.y);
-  vec2 w = u_view_centre_w + vec2(sp.x - u_view_centre_px.x, u_view_centre_px.y - sp.y) / u_px_per_m;
+  vec2 w = u_s2w_origin + sp.x * u_s2w_dx + sp.y * u_s2w_dy;
   if (length(w) > u_range_m) {
     frag_color = vec4(u_outside, 1.0);
     return;

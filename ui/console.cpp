@@ -9,10 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <utility>
 
 #include "ui/overlays.hpp"
 #include "ui/panels.hpp"
+#include "ui/range_scale.hpp"
 #include "ui/track_overlay.hpp"
 #include "ui/track_view.hpp"
 
@@ -25,6 +27,12 @@ namespace {
 constexpr float kClickSlopPx = 4.0f;
 // How near a click must be to a track's symbol to pick it: the symbol's radius and a margin.
 constexpr float kPickRadiusPx = 10.0f;
+// A brief confirmation (a screenshot saved) stays this long: read at a glance, then out of the way.
+constexpr double kMessageSeconds = 3.0;
+// The EBL's and VRM's steps per key press: 1 deg (0.1 with Shift), 1 % of the range scale, the
+// accuracy IMO MSC.192(79) 5.12 asks of them.
+constexpr double kEblStepDeg = 1.0, kEblFineStepDeg = 0.1, kVrmStepFraction = 0.01;
+constexpr double kNmM = 1852.0;
 
 }  // namespace
 
@@ -63,18 +71,139 @@ double Console::fallback_range_m() const {
   return r > 0 ? r : 12 * 1852.0;
 }
 
-void Console::reset_view() {
+double Console::default_range_scale_m() const {
   const double range = engine_.geometry().frame_range_m;
+  const double video = range > 0 ? range : fallback_range_m();
+  // The standard scale nearest the video's range (in ratio): the picture fills the circle.
+  const double longer = kRangeScales[size_t(range_scale_for(video))].range_nm * kNmM;
+  const double shorter = step_range_scale_m(longer, -1);
+  return longer / video < video / shorter ? longer : shorter;
+}
+
+void Console::reset_view() {
   const auto& v = view_settings_;
-  view_.reset(last_rect_, range > 0 ? range : fallback_range_m(), v.off_centre, v.heading_deg);
-  fitted_range_ = range;
+  const double range = v.range_scale_nm > 0 ? v.range_scale_nm * kNmM : default_range_scale_m();
+  course_up_deg_ = ship_.course_deg;
+  view_.set_rotation_deg(
+      render::picture_rotation_deg(orientation(), ship_.heading_deg, course_up_deg_));
+  const bool tm = motion() == render::Motion::True && ship_.position_valid;
+  // Off-centre looks ahead along the bow; true motion starts astern along the course.
+  const double ahead =
+      tm ? view_.screen_bearing(ship_.course_deg - ship_.heading_deg) : view_.screen_bearing(0);
+  view_.reset(last_rect_, range, v.off_centre || tm, ahead);
+  tm_started_ = false;
+  fitted_range_ = engine_.geometry().frame_range_m;
   fitted_off_centre_ = v.off_centre;
   view_initialised_ = true;
 }
 
 void Console::zoom_to(double zoom) {
-  const render::ScreenRect& r = view_.rect();
-  view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, std::max(zoom, 1e-3) / view_.zoom());
+  set_range_scale(default_range_scale_m() / std::max(zoom, 1e-3));
+}
+
+void Console::set_range_scale(double range_m) {
+  if (range_m <= 0) return;
+  view_settings_.range_scale_nm = range_m / kNmM;
+  view_.set_range_scale(range_m);
+}
+
+void Console::step_range_scale(int delta) {
+  set_range_scale(step_range_scale_m(view_.range_scale_m(), delta));
+}
+
+void Console::pan(float dx_px, float dy_px) {
+  view_.pan(dx_px, dy_px);
+  tm_started_ = false;  // true motion goes on from where the radar now is
+}
+
+render::Orientation Console::orientation() const {
+  try {
+    return render::orientation_from_string(view_settings_.orientation);
+  } catch (const std::exception&) {
+    return render::Orientation::HeadUp;
+  }
+}
+
+render::Motion Console::motion() const {
+  try {
+    return render::motion_from_string(view_settings_.motion);
+  } catch (const std::exception&) {
+    return render::Motion::Relative;
+  }
+}
+
+void Console::set_orientation(render::Orientation o) {
+  view_settings_.orientation = render::to_string(o);
+  reset_view();
+}
+
+void Console::set_motion(render::Motion m) {
+  view_settings_.motion = render::to_string(m);
+  reset_view();
+}
+
+void Console::true_motion_reset() {
+  // Own ship back astern along the course, the true-motion track starting there.
+  const double ahead =
+      view_.screen_bearing(ship_.course_deg - ship_.heading_deg) * 3.14159265358979323846 / 180.0;
+  view_.set_radar_offset(-render::kOffCentreFraction * std::sin(ahead),
+                         -render::kOffCentreFraction * std::cos(ahead));
+  tm_started_ = false;
+}
+
+void Console::update_picture() {
+  ship_ = ship_reference(engine_.tracking(), view_settings_.heading_deg);
+  view_.set_rotation_deg(
+      render::picture_rotation_deg(orientation(), ship_.heading_deg, course_up_deg_));
+  if (motion() != render::Motion::True || !ship_.position_valid) {
+    tm_started_ = false;
+    return;
+  }
+  if (!tm_started_) {
+    tm_started_ = true;
+    tm_east_ = ship_.east_m;
+    tm_north_ = ship_.north_m;
+    tm_x_ = view_.radar_offset_x();
+    tm_y_ = view_.radar_offset_y();
+  }
+  double x = 0, y = 0;
+  render::true_motion_offset(tm_x_, tm_y_, ship_.east_m - tm_east_, ship_.north_m - tm_north_,
+                             view_.rotation_deg(), ship_.heading_deg, view_.range_scale_m(), x, y);
+  if (std::hypot(x, y) > render::kTrueMotionResetRadii)
+    true_motion_reset();
+  else
+    view_.set_radar_offset(x, y);
+}
+
+void Console::aim_marker_at(float sx, float sy) {
+  aim_at(markers_.marker[size_t(markers_.active)], view_.screen_to_world(sx, sy),
+         ship_.heading_deg);
+}
+
+void Console::drop_origin_at(float sx, float sy) {
+  Marker& m = markers_.marker[size_t(markers_.active)];
+  if (m.floating) {
+    m.floating = false;
+    return;
+  }
+  m.origin = video_to_true(view_.screen_to_world(sx, sy), ship_.heading_deg);
+  m.floating = true;
+  m.ebl_on = m.vrm_on = true;
+}
+
+void Console::screenshot_saved(const std::string& path) {
+  ++screenshots_saved_;
+  last_screenshot_ = path;
+  if (std::exchange(screenshot_confirm_, true))
+    show_message("Saved " + path);
+  else
+    spdlog::info("screenshot written to {}", path);
+}
+
+void Console::show_message(const std::string& text) {
+  spdlog::info("{}", text);
+  message_ = text;
+  message_until_s_ = ImGui::GetCurrentContext() ? ImGui::GetTime() + kMessageSeconds : 0;
 }
 
 void Console::solo_layer(render::Layer l) {
@@ -84,7 +213,6 @@ void Console::solo_layer(render::Layer l) {
 
 void Console::key(Key k) {
   auto& v = view_settings_;
-  const render::ScreenRect& r = view_.rect();
   switch (k) {
     case Key::Space:
       engine_.set_paused(!engine_.paused());
@@ -97,19 +225,26 @@ void Console::key(Key k) {
       break;
     case Key::Up:
     case Key::Plus:
-      view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1.25);
+    case Key::RangeDown:
+      step_range_scale(-1);
       break;
     case Key::Down:
     case Key::Minus:
-      view_.zoom_at(r.x + 0.5f * r.w, r.y + 0.5f * r.h, 1 / 1.25);
+    case Key::RangeUp:
+      step_range_scale(+1);
       break;
     case Key::Screenshot: {
       char name[64];
       const std::time_t t = std::time(nullptr);
       std::tm tm{};
       gmtime_r(&t, &tm);
-      std::strftime(name, sizeof name, "sweepline-%Y%m%d-%H%M%S.png", &tm);
-      screenshot_ = name;
+      std::strftime(name, sizeof name, "sweepline-%Y%m%d-%H%M%S", &tm);
+      // Two within a second get -2, -3, ...: a screenshot never replaces another.
+      std::string path = std::string(name) + ".png";
+      for (int n = 2; std::filesystem::exists(path); ++n)
+        path = std::string(name) + "-" + std::to_string(n) + ".png";
+      screenshot_ = path;
+      screenshot_confirm_ = true;
       break;
     }
     case Key::Fullscreen:
@@ -128,10 +263,79 @@ void Console::key(Key k) {
       engine_.acknowledge_all_alarms();
       break;
     case Key::Escape:
-      if (zone_armed_)
+      if (key_help_)
+        key_help_ = false;
+      else if (zone_armed_)
         cancel_zone();
       else
         selected_track_ = 0;
+      break;
+    case Key::Orientation:
+      set_orientation(render::Orientation((int(orientation()) + 1) % 3));
+      break;
+    case Key::Motion:
+      set_motion(motion() == render::Motion::True ? render::Motion::Relative
+                                                  : render::Motion::True);
+      break;
+    case Key::OffCentre:
+      v.off_centre = !v.off_centre;
+      reset_view();
+      break;
+    case Key::Help:
+      key_help_ = !key_help_;
+      break;
+    case Key::Marker1:
+    case Key::Marker2: {
+      markers_.active = k == Key::Marker1 ? 0 : 1;
+      Marker& m = markers_.marker[size_t(markers_.active)];
+      if (!m.ebl_on && !m.vrm_on) {
+        // A new pair starts where it shows: the EBL up the screen, the VRM at half the scale.
+        m.ebl_deg = render::wrap360(view_.world_bearing(markers_.active == 0 ? 0 : 90) +
+                                    (m.ebl_true ? ship_.heading_deg : 0.0));
+        m.vrm_m = 0.5 * view_.range_scale_m();
+        m.ebl_on = m.vrm_on = true;
+      }
+      break;
+    }
+    case Key::ToggleEbl:
+      markers_.marker[size_t(markers_.active)].ebl_on ^= true;
+      break;
+    case Key::ToggleVrm:
+      markers_.marker[size_t(markers_.active)].vrm_on ^= true;
+      break;
+    case Key::EblLeft:
+    case Key::EblRight:
+    case Key::EblFineLeft:
+    case Key::EblFineRight: {
+      const double step = k == Key::EblLeft       ? -kEblStepDeg
+                          : k == Key::EblRight    ? kEblStepDeg
+                          : k == Key::EblFineLeft ? -kEblFineStepDeg
+                                                  : kEblFineStepDeg;
+      Marker& m = markers_.marker[size_t(markers_.active)];
+      m.ebl_deg = render::wrap360(m.ebl_deg + step);
+      m.ebl_on = true;
+      break;
+    }
+    case Key::VrmIn:
+    case Key::VrmOut: {
+      Marker& m = markers_.marker[size_t(markers_.active)];
+      const double step = kVrmStepFraction * view_.range_scale_m();
+      m.vrm_m = std::max(0.0, m.vrm_m + (k == Key::VrmIn ? -step : step));
+      m.vrm_on = true;
+      break;
+    }
+    case Key::EblTrue: {
+      Marker& m = markers_.marker[size_t(markers_.active)];
+      set_ebl_true(m, !m.ebl_true, ship_.heading_deg);
+      break;
+    }
+    case Key::DropOrigin: {
+      const ImGuiIO& io = ImGui::GetIO();
+      drop_origin_at(io.MousePos.x, io.MousePos.y);
+      break;
+    }
+    case Key::Erbl:
+      markers_.erbl.on ^= true;
       break;
   }
 }
@@ -225,13 +429,23 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
   ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureMouse) {
     const bool inside = rect.contains(io.MousePos.x, io.MousePos.y);
-    if (inside && io.MouseWheel != 0)
-      view_.zoom_at(io.MousePos.x, io.MousePos.y, std::pow(1.15, double(io.MouseWheel)));
+    // The wheel steps the range scale, a notch a scale: wheel forward shows a shorter range.
+    if (inside && io.MouseWheel != 0) step_range_scale(io.MouseWheel > 0 ? -1 : +1);
     if (inside && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-      dragging_ = true;
-      panning_ = false;
-      press_x_ = io.MousePos.x;
-      press_y_ = io.MousePos.y;
+      if (io.KeyCtrl) {
+        aim_marker_at(io.MousePos.x, io.MousePos.y);  // the active EBL and VRM through here
+      } else if (io.KeyShift) {
+        // The ERBL from here to where the button is let go.
+        const render::WorldPoint w =
+            video_to_true(view_.screen_to_world(io.MousePos.x, io.MousePos.y), ship_.heading_deg);
+        markers_.erbl = {true, w, w};
+        erbl_dragging_ = true;
+      } else {
+        dragging_ = true;
+        panning_ = false;
+        press_x_ = io.MousePos.x;
+        press_y_ = io.MousePos.y;
+      }
     }
     if (inside && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
       reset_view();
@@ -240,10 +454,10 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
     if (dragging_ && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
       const float dx = io.MousePos.x - press_x_, dy = io.MousePos.y - press_y_;
       if (panning_) {
-        view_.pan(io.MouseDelta.x, io.MouseDelta.y);
+        pan(io.MouseDelta.x, io.MouseDelta.y);
       } else if (dx * dx + dy * dy > kClickSlopPx * kClickSlopPx) {
         panning_ = true;
-        view_.pan(dx, dy);
+        pan(dx, dy);
       }
     }
     if (inside && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
@@ -254,28 +468,66 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
       ImGui::OpenPopup("ppi_menu");
     }
   }
+  if (erbl_dragging_)
+    markers_.erbl.b =
+        video_to_true(view_.screen_to_world(io.MousePos.x, io.MousePos.y), ship_.heading_deg);
   if (dragging_ && !panning_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left))
     click_ppi(press_x_, press_y_);
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     dragging_ = false;
     panning_ = false;
+    erbl_dragging_ = false;
   }
   if (io.WantCaptureKeyboard) return;
   struct Binding {
     int glfw;
     Key key;
   };
-  static const Binding bindings[] = {
-      {GLFW_KEY_SPACE, Key::Space},       {GLFW_KEY_RIGHT, Key::Right},
-      {GLFW_KEY_LEFT, Key::Left},         {GLFW_KEY_UP, Key::Up},
-      {GLFW_KEY_DOWN, Key::Down},         {GLFW_KEY_EQUAL, Key::Plus},
-      {GLFW_KEY_KP_ADD, Key::Plus},       {GLFW_KEY_MINUS, Key::Minus},
-      {GLFW_KEY_KP_SUBTRACT, Key::Minus}, {GLFW_KEY_S, Key::Screenshot},
-      {GLFW_KEY_F, Key::Fullscreen},      {GLFW_KEY_H, Key::HidePanels},
-      {GLFW_KEY_R, Key::Reset},           {GLFW_KEY_DELETE, Key::CancelTarget},
-      {GLFW_KEY_A, Key::AcknowledgeAll},  {GLFW_KEY_ESCAPE, Key::Escape}};
+  static const Binding bindings[] = {{GLFW_KEY_SPACE, Key::Space},
+                                     {GLFW_KEY_RIGHT, Key::Right},
+                                     {GLFW_KEY_LEFT, Key::Left},
+                                     {GLFW_KEY_UP, Key::Up},
+                                     {GLFW_KEY_DOWN, Key::Down},
+                                     {GLFW_KEY_EQUAL, Key::Plus},
+                                     {GLFW_KEY_KP_ADD, Key::Plus},
+                                     {GLFW_KEY_MINUS, Key::Minus},
+                                     {GLFW_KEY_KP_SUBTRACT, Key::Minus},
+                                     {GLFW_KEY_S, Key::Screenshot},
+                                     {GLFW_KEY_F, Key::Fullscreen},
+                                     {GLFW_KEY_H, Key::HidePanels},
+                                     {GLFW_KEY_R, Key::Reset},
+                                     {GLFW_KEY_DELETE, Key::CancelTarget},
+                                     {GLFW_KEY_A, Key::AcknowledgeAll},
+                                     {GLFW_KEY_ESCAPE, Key::Escape},
+                                     {GLFW_KEY_PAGE_UP, Key::RangeUp},
+                                     {GLFW_KEY_PAGE_DOWN, Key::RangeDown},
+                                     {GLFW_KEY_O, Key::Orientation},
+                                     {GLFW_KEY_M, Key::Motion},
+                                     {GLFW_KEY_C, Key::OffCentre},
+                                     {GLFW_KEY_F1, Key::Help},
+                                     {GLFW_KEY_1, Key::Marker1},
+                                     {GLFW_KEY_2, Key::Marker2},
+                                     {GLFW_KEY_E, Key::ToggleEbl},
+                                     {GLFW_KEY_V, Key::ToggleVrm},
+                                     {GLFW_KEY_COMMA, Key::VrmIn},
+                                     {GLFW_KEY_PERIOD, Key::VrmOut},
+                                     {GLFW_KEY_T, Key::EblTrue},
+                                     {GLFW_KEY_D, Key::DropOrigin},
+                                     {GLFW_KEY_B, Key::Erbl}};
+  // Keys that repeat when held: range steps, and the EBL's and VRM's adjustments.
+  auto repeats = [](Key k) {
+    return k == Key::Plus || k == Key::Minus || k == Key::VrmIn || k == Key::VrmOut;
+  };
   for (const auto& b : bindings)
-    if (ImGui::IsKeyPressed(b.glfw, b.key == Key::Plus || b.key == Key::Minus)) key(b.key);
+    if (ImGui::IsKeyPressed(b.glfw, repeats(b.key))) key(b.key);
+  // [ and ] turn the EBL (Shift: finely); ? (Shift+/) is the key help too.
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET, true))
+    key(io.KeyShift ? Key::EblFineLeft : Key::EblLeft);
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET, true))
+    key(io.KeyShift ? Key::EblFineRight : Key::EblRight);
+  // '?' is read as the character typed, whatever the layout puts it on.
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i)
+    if (io.InputQueueCharacters[i] == '?') key(Key::Help);
 }
 
 void Console::build_ui(int fb_width, int fb_height, bool interactive) {
@@ -292,14 +544,43 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
     // Keep the world point at the centre and the zoom; just move the picture into the new rect.
     view_.set_rect(rect);
   }
-  if (vs.show_panels) draw_panels(engine_, *this, float(fb_width), float(fb_height));
+  update_picture();
+  // The panels re-flow into their columns when the window changes size (not at the first frame:
+  // the layout the operator left in imgui.ini stands until then).
+  const bool reflow = fb_seen_w_ > 0 && (fb_width != fb_seen_w_ || fb_height != fb_seen_h_);
+  fb_seen_w_ = fb_width;
+  fb_seen_h_ = fb_height;
+  if (vs.show_panels) draw_panels(engine_, *this, float(fb_width), float(fb_height), reflow);
+  if (key_help_) draw_key_help(&key_help_);
   if (interactive) handle_ppi_input(rect);
   ppi_menu();
   const ImGuiIO& io = ImGui::GetIO();
   const bool mouse_valid =
       interactive && !io.WantCaptureMouse && rect.contains(io.MousePos.x, io.MousePos.y);
-  draw_ppi_overlays(engine_, view_settings_, view_, show_all_components_, fallback_range_m(),
-                    mouse_valid, io.MousePos.x, io.MousePos.y);
+  PictureState pic;
+  pic.orientation = orientation();
+  pic.motion = motion();
+  pic.heading_deg = ship_.heading_deg;
+  pic.heading_measured = ship_.heading_measured;
+  pic.course_up_deg = course_up_deg_;
+  pic.true_motion_held = pic.motion == render::Motion::True && !ship_.position_valid;
+  pic.markers = &markers_;
+  if (!message_.empty() && ImGui::GetTime() > message_until_s_) message_.clear();
+  pic.message = message_;
+  status_lines_ = draw_ppi_overlays(engine_, view_settings_, view_, pic, show_all_components_,
+                                    fallback_range_m(), mouse_valid, io.MousePos.x, io.MousePos.y);
+  // What the window shows, in the log as it changes: the tests wait for these lines.
+  const std::string readout =
+      range_readout(view_, ring_spacing_m(view_.range_scale_m(), vs.ring_spacing_m)) + "   " +
+      orientation_readout(pic);
+  if (readout != range_readout_) {
+    range_readout_ = readout;
+    spdlog::info("display: {}", readout);
+  }
+  if (key_help_ != key_help_logged_) {
+    key_help_logged_ = key_help_;
+    spdlog::info("display: key help {}", key_help_ ? "shown" : "hidden");
+  }
 
   const engine::TrackingView& tv = engine_.tracking();
   // Track ids are never reused: a selection whose track was deleted is dropped.
@@ -316,6 +597,7 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   st.mouse_x = io.MousePos.x;
   st.mouse_y = io.MousePos.y;
   st.time_s = ImGui::GetTime();
+  st.status_lines = status_lines_ + 1;
   const DisplayGeometry& g = engine_.geometry();
   st.range_m = g.frame_range_m > 0           ? g.frame_range_m
                : engine_.polar().range_m > 0 ? engine_.polar().range_m

@@ -5,15 +5,19 @@
 // poll events, update() (source, pipeline), ImGui NewFrame, build_ui(), draw_ppi(), ImGui
 // render, swap. The engine (app/engine/) owns the frame path; the console sends it commands,
 // reads its state, and is its display port (the textures the frames land in).
+#include <map>
 #include <optional>
 #include <string>
 
 #include "app/engine/engine.hpp"
 #include "render/display_textures.hpp"
+#include "render/orientation.hpp"
 #include "render/ppi_renderer.hpp"
 #include "render/ppi_view.hpp"
 #include "ui/display_sink.hpp"
+#include "ui/ebl_vrm.hpp"
 #include "ui/settings.hpp"
+#include "ui/ship_reference.hpp"
 
 namespace sweepline::ui {
 
@@ -33,7 +37,27 @@ enum class Key {
   Reset,
   CancelTarget,    // Delete: cancel the selected target
   AcknowledgeAll,  // A: acknowledge every alarm
-  Escape           // Esc: stop drawing a zone, else clear the selection
+  Escape,          // Esc: stop drawing a zone, else clear the selection
+  // The operator's functions (the key help, F1, lists them with their keys).
+  RangeUp,      // a longer standard range scale (Plus/Up are a shorter one, Minus/Down longer)
+  RangeDown,    // a shorter one
+  Orientation,  // north-up, head-up, course-up in turn
+  Motion,       // relative, true
+  OffCentre,    // off-centre on/off
+  Help,         // the key help on/off
+  Marker1,      // EBL/VRM 1 active (and on)
+  Marker2,      // EBL/VRM 2 active (and on)
+  ToggleEbl,    // the active EBL on/off
+  ToggleVrm,    // the active VRM on/off
+  EblLeft,      // the active EBL 1 deg anticlockwise
+  EblRight,     // 1 deg clockwise
+  EblFineLeft,  // 0.1 deg
+  EblFineRight,
+  VrmIn,       // the active VRM 1 % of the range scale shorter
+  VrmOut,      // longer
+  EblTrue,     // the active EBL true/relative
+  DropOrigin,  // the active pair's origin at the cursor, or back to own ship
+  Erbl         // the ERBL on/off
 };
 
 // The Tracking panel's zone editor (an arc between two ranges and two bearings).
@@ -67,12 +91,41 @@ class Console {
   void zoom_to(double zoom);         // relative to the fit; about the view centre
   void solo_layer(render::Layer l);  // only this layer visible
   void reset_view();
-  void pan(float dx_px, float dy_px) { view_.pan(dx_px, dy_px); }
+  void pan(float dx_px, float dy_px);
+  // The range scale: the displayed radius (m), kept in the settings.
+  void set_range_scale(double range_m);
+  void step_range_scale(int delta);  // > 0: the next longer standard scale
+  render::Orientation orientation() const;
+  render::Motion motion() const;
+  void set_orientation(render::Orientation o);
+  void set_motion(render::Motion m);
+  // EBLs, VRMs and the ERBL; `heading` turns relative bearings into true ones.
+  OperatorMarkers& markers() { return markers_; }
+  const ShipReference& ship() const { return ship_; }
+  // The active EBL and VRM through a screen point; the active pair's origin dropped there (or
+  // back on own ship when it is already floating).
+  void aim_marker_at(float sx, float sy);
+  void drop_origin_at(float sx, float sy);
+  bool& key_help() { return key_help_; }
+  // A brief confirmation on the PPI (e.g. "Saved PATH"), also logged.
+  void show_message(const std::string& text);
+  const std::string& message() const { return message_; }  // "" once it has gone
+  // A screenshot written: "Saved PATH" on the PPI; the count and the last path stay (tests).
+  void screenshot_saved(const std::string& path);
+  int screenshots_saved() const { return screenshots_saved_; }
+  const std::string& last_screenshot() const { return last_screenshot_; }
+  // The status lines as drawn (the RANGE readout among them), for tests and the log.
+  const std::string& range_readout_text() const { return range_readout_; }
 
   // Requests for the window loop, consumed by it.
   std::optional<std::string> take_screenshot_request();
   bool take_fullscreen_request();
-  void request_screenshot(const std::string& path) { screenshot_ = path; }
+  // A script's screenshot: written without the on-screen confirmation, so that a series of them
+  // shows the picture alone (the S key's shows "Saved PATH").
+  void request_screenshot(const std::string& path) {
+    screenshot_ = path;
+    screenshot_confirm_ = false;
+  }
 
   const render::PpiView& view() const { return view_; }
   render::DisplayTextures& textures() { return textures_; }
@@ -95,6 +148,15 @@ class Console {
   bool zone_armed() const { return zone_armed_; }
   ZoneForm& zone_form() { return zone_form_; }
 
+  // Where named widgets were drawn (screen pixels), for the window's tests to click them
+  // (the script's dump-state lists them).
+  void note_widget(const std::string& name, const render::ScreenRect& r) { widgets_[name] = r; }
+  const std::map<std::string, render::ScreenRect>& widgets() const { return widgets_; }
+  // A panel drops its names each frame before noting those it draws now.
+  void forget_widgets(const std::string& prefix) {
+    std::erase_if(widgets_, [&](const auto& w) { return w.first.rfind(prefix, 0) == 0; });
+  }
+
   // Box every labelled component, not only the plots (Processing, Advanced): how the clutter
   // the plot filters removed looks. Off at start and not saved, as a diagnostic.
   bool& show_all_components() { return show_all_components_; }
@@ -103,7 +165,10 @@ class Console {
   render::ScreenRect ppi_rect(int fb_width, int fb_height) const;
   double fallback_range_m() const;  // the scope's range before any data
   void handle_ppi_input(const render::ScreenRect& rect);
-  void ppi_menu();  // the PPI's right-click menu
+  void ppi_menu();                       // the PPI's right-click menu
+  double default_range_scale_m() const;  // the standard scale nearest the video's range
+  void update_picture();                 // orientation and true motion, once a frame
+  void true_motion_reset();
 
   Engine& engine_;
   ViewSettings view_settings_;
@@ -120,6 +185,25 @@ class Console {
   bool fullscreen_ = false;
   std::string settings_message_;
   bool show_all_components_ = false;
+  std::map<std::string, render::ScreenRect> widgets_;
+  // The operator's functions: own ship's reference, course-up's course, true motion's start,
+  // EBL/VRM/ERBL, the key help, the brief message and the readout last logged.
+  ShipReference ship_;
+  double course_up_deg_ = 0;
+  bool tm_started_ = false;
+  double tm_east_ = 0, tm_north_ = 0, tm_x_ = 0, tm_y_ = 0;
+  OperatorMarkers markers_;
+  bool erbl_dragging_ = false;
+  bool key_help_ = false;
+  bool key_help_logged_ = false;
+  std::string message_;
+  int screenshots_saved_ = 0;
+  bool screenshot_confirm_ = true;
+  std::string last_screenshot_;
+  double message_until_s_ = 0;
+  std::string range_readout_;
+  int status_lines_ = 4;
+  int fb_seen_w_ = 0, fb_seen_h_ = 0;  // the window size the panels were laid out for
   // Tracking: selection, a zone being drawn, the click that may become a pan, the menu's point.
   int selected_track_ = 0;
   bool zone_armed_ = false;

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "app/cli/stop_signals.hpp"
 #include "app/common/check.hpp"
 #include "app/engine/engine.hpp"
@@ -75,6 +77,7 @@ int run_headless(const ViewOptions& opt) {
   nlohmann::json frame_list = nlohmann::json::array();
   int done = 0;
   const auto stopped = [&] { return opt.stop && opt.stop->requested(); };
+  const bool progress_in_place = isatty(fileno(stderr)) != 0;
   for (int i = 0; i < frames && !stopped(); ++i) {
     const bool complete = opt.frame_radials > 0
                               ? eng.pump_radials(uint64_t(opt.frame_radials), opt.timeout_s)
@@ -89,8 +92,12 @@ int run_headless(const ViewOptions& opt) {
     frame_list.push_back(engine::frame_report(eng, i));
     ++done;
     const auto* r = eng.result();
-    std::fprintf(stderr, "\rframe %d/%d: %d components%s", i + 1, frames, r ? r->count : 0,
-                 i + 1 == frames ? "\n" : "");
+    // On a terminal one line rewritten in place; elsewhere (a log, a pipe) a line per frame.
+    if (progress_in_place)
+      std::fprintf(stderr, "\rframe %d/%d: %d components%s", i + 1, frames, r ? r->count : 0,
+                   i + 1 == frames ? "\n" : "");
+    else
+      std::fprintf(stderr, "frame %d/%d: %d components\n", i + 1, frames, r ? r->count : 0);
 
     target.bind();
     ImGui_ImplOpenGL3_NewFrame();

@@ -8,12 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "ui/range_scale.hpp"
+
 namespace sweepline::ui {
 
 namespace {
 
 constexpr double kNm = 1852.0;
 constexpr double kPi = 3.14159265358979323846;
+constexpr double kDeg = kPi / 180.0;
+// The source's name in the status corner is cut to this (a simulator URI runs long).
+constexpr size_t kSourceNameChars = 40;
+// Room about the text on a plate.
+constexpr float kPlatePad = 4.0f;
 
 ImVec2 to_screen(const render::PpiView& view, double east, double north) {
   float x = 0, y = 0;
@@ -21,45 +28,88 @@ ImVec2 to_screen(const render::PpiView& view, double east, double north) {
   return {x, y};
 }
 
+ImVec2 to_screen(const render::PpiView& view, render::WorldPoint w) {
+  return to_screen(view, w.east, w.north);
+}
+
 ImVec2 polar_point(const render::PpiView& view, double range_m, double bearing_deg) {
-  const double b = bearing_deg * kPi / 180.0;
+  const double b = bearing_deg * kDeg;
   return to_screen(view, range_m * std::sin(b), range_m * std::cos(b));
 }
 
-void format_range(char* buf, size_t n, double metres) {
-  const double nm = metres / kNm;
-  if (nm < 0.995)
-    std::snprintf(buf, n, "%.2f NM", nm);
-  else
-    std::snprintf(buf, n, "%.1f NM", nm);
+// A unit vector on the screen (y down) for a screen bearing.
+ImVec2 screen_dir(double screen_deg) {
+  return {float(std::sin(screen_deg * kDeg)), float(-std::cos(screen_deg * kDeg))};
 }
 
-void draw_rings(ImDrawList* dl, const render::PpiView& view, double range_m, double spacing,
-                ImU32 col, ImU32 text_col) {
+// Text on a dark plate, so that it reads over echoes and land alike.
+void plate_text(ImDrawList* dl, ImVec2 at, ImU32 text_col, ImU32 plate_col, const char* text) {
+  const ImVec2 ts = ImGui::CalcTextSize(text);
+  dl->AddRectFilled({at.x - kPlatePad, at.y - 1}, {at.x + ts.x + kPlatePad, at.y + ts.y + 1},
+                    plate_col, 2.0f);
+  dl->AddText(at, text_col, text);
+}
+
+// Where the ray from `c` along the screen direction `d` leaves the circle about `o` of radius
+// `r` (c inside it), as a distance along the ray; 0 when c is outside.
+float ray_to_circle(ImVec2 c, ImVec2 d, ImVec2 o, float r) {
+  const float fx = c.x - o.x, fy = c.y - o.y;
+  const float b = fx * d.x + fy * d.y, cc = fx * fx + fy * fy - r * r;
+  const float disc = b * b - cc;
+  if (cc > 0 || disc < 0) return 0;
+  return -b + std::sqrt(disc);
+}
+
+void draw_rings(ImDrawList* dl, const render::PpiView& view, double spacing, ImU32 col,
+                ImU32 text_col, ImU32 plate_col) {
   const ImVec2 c = to_screen(view, 0, 0);
+  const render::ScreenRect& r = view.rect();
+  // Rings over the display circle, however far off-centre the radar is: out to the circle's
+  // far edge as seen from the radar.
+  const double off = std::hypot(view.radar_offset_x(), view.radar_offset_y());
+  const double far_m = view.range_scale_m() * (1.0 + off);
+  if (spacing <= 0 || far_m / spacing > 400) return;
   char buf[32];
-  for (double r = spacing; r < range_m + 1e-6; r += spacing) {
-    const float rp = float(r * view.px_per_m());
+  // Labels go on the first of these screen bearings where they fit inside the picture, clear of
+  // the panels' edges and the corner texts: upper right first (clear of the heading line).
+  static const double kLabelBearings[] = {45, 135, 315, 225, 90, 270, 0, 180};
+  for (int k = 1; k * spacing < far_m + 1e-6; ++k) {
+    const double rm = k * spacing;
+    const float rp = float(rm * view.px_per_m());
     if (rp < 6) continue;
     dl->AddCircle(c, rp, col, std::clamp(int(rp / 3), 48, 512), 1.0f);
-    format_range(buf, sizeof buf, r);
-    // Labels along the 045 bearing, clear of the heading line and the sweep's usual start.
-    const ImVec2 p = polar_point(view, r, 45.0);
-    dl->AddText({p.x + 3, p.y - 14}, text_col, buf);
+    std::snprintf(buf, sizeof buf, "%s", format_nm(rm / kNm).c_str());
+    const ImVec2 ts = ImGui::CalcTextSize(buf);
+    for (double b : kLabelBearings) {
+      const ImVec2 d = screen_dir(b);
+      const ImVec2 p{c.x + d.x * rp + 3, c.y + d.y * rp - ts.y - 1};
+      if (p.x - kPlatePad < r.x + 4 || p.y < r.y + 70 || p.x + ts.x + kPlatePad > r.x + r.w - 4 ||
+          p.y + ts.y > r.y + r.h - 30)
+        continue;
+      plate_text(dl, p, text_col, plate_col, buf);
+      break;
+    }
   }
 }
 
-void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, double range_m,
-                        double heading_deg, ImU32 col, ImU32 text_col, ImU32 heading_col) {
-  const float r_px = float(range_m * view.px_per_m());
-  const ImVec2 c = to_screen(view, 0, 0);
+// The bearing scale on the display circle, fixed to the screen; it reads true or relative
+// bearings as the orientation says (render/orientation.hpp).
+void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, const PictureState& pic,
+                        ImU32 col, ImU32 text_col) {
+  const render::ScreenRect& r = view.rect();
+  const ImVec2 c{r.x + 0.5f * r.w, r.y + 0.5f * r.h};
+  const float r_px = float(view.radius_px());
   dl->AddCircle(c, r_px, col, std::clamp(int(r_px / 3), 64, 512), 1.5f);
+  // Scale ticks every 5 degrees of the bearing read, labels every 30: the scale turns with the
+  // picture, so the ticks sit at the screen bearings of round bearings.
+  const double zero_at =
+      render::wrap360(-render::scale_bearing_at(pic.orientation, 0, pic.heading_deg,
+                                                pic.course_up_deg));  // screen bearing of 000
   char buf[8];
   for (int deg = 0; deg < 360; deg += 5) {
     const bool ten = deg % 10 == 0;
-    const double b = deg * kPi / 180.0;
     const float len = deg % 30 == 0 ? 12.0f : ten ? 8.0f : 4.0f;
-    const ImVec2 dir{float(std::sin(b)), float(-std::cos(b))};
+    const ImVec2 dir = screen_dir(zero_at + deg);
     const ImVec2 p0{c.x + dir.x * r_px, c.y + dir.y * r_px};
     const ImVec2 p1{p0.x + dir.x * len, p0.y + dir.y * len};
     dl->AddLine(p0, p1, col, ten ? 1.5f : 1.0f);
@@ -70,27 +120,96 @@ void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, double rang
       dl->AddText({c.x + dir.x * tr - 0.5f * ts.x, c.y + dir.y * tr - 0.5f * ts.y}, text_col, buf);
     }
   }
-  // Heading marker: a line from the radar to the scale and a triangle on the scale.
-  const double h = heading_deg * kPi / 180.0;
-  const ImVec2 d{float(std::sin(h)), float(-std::cos(h))};
+}
+
+// The heading line: from the radar along the bow (relative 000) to the display circle, with a
+// triangle there.
+void draw_heading_line(ImDrawList* dl, const render::PpiView& view, ImU32 heading_col) {
+  const render::ScreenRect& r = view.rect();
+  const ImVec2 o{r.x + 0.5f * r.w, r.y + 0.5f * r.h};
+  const ImVec2 c = to_screen(view, 0, 0);
+  const ImVec2 d = screen_dir(view.screen_bearing(0));
+  const float len = ray_to_circle(c, d, o, float(view.radius_px()));
+  if (len <= 0) return;
   const ImVec2 n{-d.y, d.x};
-  const ImVec2 tip{c.x + d.x * r_px, c.y + d.y * r_px};
+  const ImVec2 tip{c.x + d.x * len, c.y + d.y * len};
   dl->AddLine(c, tip, heading_col, 1.5f);
   dl->AddTriangleFilled({tip.x + d.x * 14 + n.x * 7, tip.y + d.y * 14 + n.y * 7},
                         {tip.x + d.x * 14 - n.x * 7, tip.y + d.y * 14 - n.y * 7}, tip, heading_col);
 }
 
+// A dashed line: EBL1 long dashes, EBL2 short ones, so that the two are told apart.
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float dash, float gap,
+                 float thick) {
+  const float len = std::hypot(b.x - a.x, b.y - a.y);
+  if (len < 1) return;
+  const ImVec2 d{(b.x - a.x) / len, (b.y - a.y) / len};
+  for (float t = 0; t < len; t += dash + gap) {
+    const float e = std::min(t + dash, len);
+    dl->AddLine({a.x + d.x * t, a.y + d.y * t}, {a.x + d.x * e, a.y + d.y * e}, col, thick);
+  }
+}
+
+void draw_markers(ImDrawList* dl, const render::PpiView& view, const PictureState& pic, ImU32 col1,
+                  ImU32 col2, ImU32 erbl_col) {
+  if (!pic.markers) return;
+  const render::ScreenRect& r = view.rect();
+  // Long enough to cross the picture from anywhere on it.
+  const double length_m = 2.0 * double(std::hypot(r.w, r.h)) / view.px_per_m();
+  // VRMs dashed like their EBLs; a floating origin is a cross; the ERBL a line with end marks.
+  for (int i = 0; i < kMarkers; ++i) {
+    const Marker& m = pic.markers->marker[size_t(i)];
+    const ImU32 col = i == 0 ? col1 : col2;
+    const float thick = i == pic.markers->active ? 1.6f : 1.2f;
+    const ImVec2 o = to_screen(view, origin_video(m, pic.heading_deg));
+    if (m.ebl_on) {
+      render::WorldPoint a, b;
+      ebl_segment(m, pic.heading_deg, length_m, a, b);
+      dashed_line(dl, to_screen(view, a), to_screen(view, b), col, i == 0 ? 10.0f : 4.0f,
+                  i == 0 ? 5.0f : 4.0f, thick);
+    }
+    if (m.vrm_on && m.vrm_m > 0) {
+      const float rp = float(m.vrm_m * view.px_per_m());
+      const int segs = std::clamp(int(rp / 2), 48, 720);
+      // Dashed like its EBL: every other segment of the circle.
+      for (int k = 0; k < segs; k += 2) {
+        const double a0 = 2 * kPi * k / segs, a1 = 2 * kPi * (k + 1) / segs;
+        dl->AddLine({o.x + rp * float(std::sin(a0)), o.y - rp * float(std::cos(a0))},
+                    {o.x + rp * float(std::sin(a1)), o.y - rp * float(std::cos(a1))}, col, thick);
+      }
+    }
+    if (m.floating && (m.ebl_on || m.vrm_on)) {
+      dl->AddLine({o.x - 6, o.y}, {o.x + 6, o.y}, col, 1.5f);
+      dl->AddLine({o.x, o.y - 6}, {o.x, o.y + 6}, col, 1.5f);
+    }
+  }
+  const Erbl& e = pic.markers->erbl;
+  if (e.on) {
+    const ImVec2 a = to_screen(view, true_to_video(e.a, pic.heading_deg));
+    const ImVec2 b = to_screen(view, true_to_video(e.b, pic.heading_deg));
+    dl->AddLine(a, b, erbl_col, 1.5f);
+    dl->AddCircle(a, 4, erbl_col, 12, 1.5f);
+    dl->AddCircleFilled(b, 3.5f, erbl_col, 12);
+  }
+}
+
 }  // namespace
 
 double ring_spacing_m(double range_m, double requested) {
-  if (requested > 0) return requested;
-  if (range_m <= 0) return kNm;
-  static const double steps_nm[] = {0.125, 0.25, 0.5, 1, 2, 3, 4, 5, 10, 20, 25, 50, 100};
-  const double target = range_m / kNm / 5.0;
-  double best = steps_nm[0];
-  for (double s : steps_nm)
-    if (std::abs(std::log(s / target)) < std::abs(std::log(best / target))) best = s;
-  return best * kNm;
+  return requested > 0 ? requested : ring_interval_m(range_m);
+}
+
+std::string range_readout(const render::PpiView& view, double spacing_m) {
+  return "RANGE " + format_nm(view.range_scale_m() / kNm) + " NM   RINGS " +
+         format_nm(spacing_m / kNm) + " NM";
+}
+
+std::string orientation_readout(const PictureState& pic) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s  %s%s   HDG %05.1f T%s", render::short_name(pic.orientation),
+                render::short_name(pic.motion), pic.true_motion_held ? " (NO POSITION)" : "",
+                render::wrap360(pic.heading_deg), pic.heading_measured ? "" : " (MAN)");
+  return buf;
 }
 
 std::vector<std::string> filter_legend(const gpu::PipelineParams& p, bool all_components) {
@@ -228,9 +347,9 @@ void component_tooltip(const ccl::Component& c, const DisplayGeometry& g) {
 
 }  // namespace
 
-void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
-                       const render::PpiView& view, bool all_components, double fallback_range_m,
-                       bool mouse_valid, float mouse_x, float mouse_y) {
+int draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
+                      const render::PpiView& view, const PictureState& pic, bool all_components,
+                      double fallback_range_m, bool mouse_valid, float mouse_x, float mouse_y) {
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const render::ScreenRect& r = view.rect();
   dl->PushClipRect({r.x, r.y}, {r.x + r.w, r.y + r.h}, true);
@@ -238,7 +357,7 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   const bool night = vs.style.brightness == render::Brightness::Night;
   const float dim = night ? 0.55f : 1.0f;
   const ImU32 ring_col = ImGui::GetColorU32(ImVec4(0.55f, 0.75f, 0.70f, 0.45f * dim));
-  const ImU32 text_col = ImGui::GetColorU32(ImVec4(0.75f, 0.90f, 0.85f, 0.85f * dim));
+  const ImU32 text_col = ImGui::GetColorU32(ImVec4(0.75f, 0.90f, 0.85f, 0.95f * dim));
   const ImU32 scale_col = ImGui::GetColorU32(ImVec4(0.70f, 0.85f, 0.80f, 0.85f * dim));
   const ImU32 heading_col = ImGui::GetColorU32(ImVec4(0.95f, 0.95f, 0.95f, 0.80f * dim));
   const ImU32 sweep_col = ImGui::GetColorU32(ImVec4(0.55f, 1.0f, 0.65f, 0.75f * dim));
@@ -248,21 +367,29 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   const ImU32 box_hover = ImGui::GetColorU32(ImVec4(1.0f, 0.3f, 0.2f, 1.0f));
   const ImU32 legend_col = ImGui::GetColorU32(ImVec4(0.85f, 1.0f, 0.90f, 0.95f * dim));
   const ImU32 plate_col = ImGui::GetColorU32(ImVec4(0.02f, 0.04f, 0.05f, 0.72f));
+  // EBL/VRM 1 and 2 and the ERBL: colours no echo, track or box uses.
+  const ImU32 ebl1_col = ImGui::GetColorU32(ImVec4(1.0f, 0.55f, 0.85f, 0.95f * dim));
+  const ImU32 ebl2_col = ImGui::GetColorU32(ImVec4(0.75f, 0.65f, 1.0f, 0.95f * dim));
+  const ImU32 erbl_col = ImGui::GetColorU32(ImVec4(1.0f, 1.0f, 1.0f, 0.95f * dim));
 
-  const double range_m = g.frame_range_m > 0       ? g.frame_range_m
-                         : eng.polar().range_m > 0 ? eng.polar().range_m
-                                                   : fallback_range_m;
-  if (range_m > 0) {
-    if (vs.show_rings)
-      draw_rings(dl, view, range_m, ring_spacing_m(range_m, vs.ring_spacing_m), ring_col, text_col);
-    if (vs.show_bearing_scale)
-      draw_bearing_scale(dl, view, range_m, vs.heading_deg, scale_col, text_col, heading_col);
-    if (vs.show_sweep_line)
-      dl->AddLine(to_screen(view, 0, 0), polar_point(view, range_m, eng.sweep_azimuth_deg()),
-                  sweep_col, 2.0f);
+  const double video_range_m = g.frame_range_m > 0       ? g.frame_range_m
+                               : eng.polar().range_m > 0 ? eng.polar().range_m
+                                                         : fallback_range_m;
+  const double spacing = ring_spacing_m(view.range_scale_m(), vs.ring_spacing_m);
+  if (vs.show_rings) draw_rings(dl, view, spacing, ring_col, text_col, plate_col);
+  if (vs.show_bearing_scale) {
+    draw_bearing_scale(dl, view, pic, scale_col, text_col);
+    draw_heading_line(dl, view, heading_col);
   }
+  if (vs.show_sweep_line && video_range_m > 0) {
+    const ImVec2 c = to_screen(view, 0, 0);
+    const ImVec2 e = polar_point(view, video_range_m, eng.sweep_azimuth_deg());
+    dl->AddLine(c, e, sweep_col, 2.0f);
+  }
+  draw_markers(dl, view, pic, ebl1_col, ebl2_col, erbl_col);
 
-  // Plots: a box each (and, on request, the components that made no plot).
+  // Plots: a box each (and, on request, the components that made no plot), turned with the
+  // picture.
   const gpu::FrameResult* res = eng.result();
   const TargetMark* hovered = nullptr;
   std::vector<TargetMark> marks;
@@ -270,51 +397,103 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
   {
     char buf[48];
     for (const TargetMark& m : marks) {
-      ImVec2 p0 = to_screen(view, m.box.e0, m.box.n0), p1 = to_screen(view, m.box.e1, m.box.n1);
+      ImVec2 q[4] = {to_screen(view, m.box.e0, m.box.n0), to_screen(view, m.box.e1, m.box.n0),
+                     to_screen(view, m.box.e1, m.box.n1), to_screen(view, m.box.e0, m.box.n1)};
+      ImVec2 lo = q[0], hi = q[0];
+      for (const ImVec2& p : q) {
+        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
+        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+      }
       // Tiny targets still get a box big enough to see and to hover.
-      const ImVec2 mid{0.5f * (p0.x + p1.x), 0.5f * (p0.y + p1.y)};
-      p0 = {std::min(p0.x, mid.x - 4), std::min(p0.y, mid.y - 4)};
-      p1 = {std::max(p1.x, mid.x + 4), std::max(p1.y, mid.y + 4)};
-      const bool over = mouse_valid && mouse_x >= p0.x - 2 && mouse_x <= p1.x + 2 &&
-                        mouse_y >= p0.y - 2 && mouse_y <= p1.y + 2;
+      const ImVec2 mid{0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)};
+      const bool tiny = hi.x - lo.x < 8 || hi.y - lo.y < 8;
+      if (tiny) {
+        lo = {std::min(lo.x, mid.x - 4), std::min(lo.y, mid.y - 4)};
+        hi = {std::max(hi.x, mid.x + 4), std::max(hi.y, mid.y + 4)};
+        q[0] = lo;
+        q[1] = {hi.x, lo.y};
+        q[2] = hi;
+        q[3] = {lo.x, hi.y};
+      }
+      const bool over = mouse_valid && mouse_x >= lo.x - 2 && mouse_x <= hi.x + 2 &&
+                        mouse_y >= lo.y - 2 && mouse_y <= hi.y + 2;
       // Plots come last: one under the cursor wins over a component there.
       if (over) hovered = &m;
       const ImU32 col = over ? box_hover : m.plot ? box_col : blob_col;
-      dl->AddRect(p0, p1, col, 0.0f, 0, over ? 2.0f : m.plot ? 1.2f : 1.0f);
+      dl->AddQuad(q[0], q[1], q[2], q[3], col, over ? 2.0f : m.plot ? 1.2f : 1.0f);
       if (vs.show_box_labels) {
         std::snprintf(buf, sizeof buf, "%d  %lld", m.component->label,
                       static_cast<long long>(m.component->area));
-        dl->AddText({p1.x + 3, p0.y - 2}, m.plot ? box_col : blob_col, buf);
+        dl->AddText({hi.x + 3, lo.y - 2}, m.plot ? box_col : blob_col, buf);
       }
     }
   }
 
-  // Corner texts: status top-left, the filter legend top-right, cursor readout bottom-left.
+  // Corner texts on plates: status top-left, the filter legend top-right, the EBL/VRM readouts
+  // and the cursor readout bottom-left.
+  std::vector<std::string> status;
   char line[160];
   const engine::SourceView& sv = eng.source_view();
+  // A file's name, not its whole path: the corner is shared with the filter legend.
+  const std::string& uri = eng.settings().source.uri;
+  const size_t slash = uri.rfind('/');
+  std::string name = uri.find("://") == std::string::npos && slash != std::string::npos
+                         ? uri.substr(slash + 1)
+                         : uri;
+  if (name.size() > kSourceNameChars) name = name.substr(0, kSourceNameChars - 3) + "...";
   std::snprintf(
-      line, sizeof line, "%s  %s", eng.settings().source.uri.c_str(),
+      line, sizeof line, "%s  %s", name.c_str(),
       sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
-  dl->AddText({r.x + 10, r.y + 8}, text_col, line);
+  status.emplace_back(line);
   std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? int(res->plots.size()) : 0,
                 eng.backend_name() == "cuda" ? "CUDA" : "CPU", eng.in_place() ? " (interop)" : "",
                 double(ImGui::GetIO().Framerate));
-  dl->AddText({r.x + 10, r.y + 26}, text_col, line);
-  if (range_m > 0) {
-    char rb[32];
-    format_range(rb, sizeof rb, range_m);
-    std::snprintf(line, sizeof line, "RANGE %s   RINGS %.2f NM   ZOOM x%.2f", rb,
-                  ring_spacing_m(range_m, vs.ring_spacing_m) / kNm, view.zoom());
-    dl->AddText({r.x + 10, r.y + 44}, text_col, line);
+  status.emplace_back(line);
+  status.push_back(range_readout(view, spacing));
+  status.push_back(orientation_readout(pic));
+  const float line_h = ImGui::GetTextLineHeight() + 2;
+  {
+    float w = 0;
+    for (const auto& l : status) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+    const float x0 = r.x + 8, y0 = r.y + 6;
+    dl->AddRectFilled({x0, y0},
+                      {x0 + w + 2 * kPlatePad + 4, y0 + line_h * float(status.size()) + 6},
+                      plate_col, 3.0f);
+    for (size_t i = 0; i < status.size(); ++i)
+      dl->AddText({x0 + kPlatePad + 2, y0 + 3 + line_h * float(i)}, text_col, status[i].c_str());
   }
   // The parameters the picture was made with; the operator's until the first frame.
   const gpu::PipelineParams& shown = res ? eng.applied_params() : eng.settings().processing.params;
   draw_legend(dl, r, filter_legend(shown, all_components), legend_col, text_col, plate_col);
+  if (pic.markers) {
+    std::vector<std::pair<std::string, ImU32>> rows;
+    for (int i = 0; i < kMarkers; ++i) {
+      const Marker& m = pic.markers->marker[size_t(i)];
+      const ImU32 col = i == 0 ? ebl1_col : ebl2_col;
+      if (m.ebl_on) rows.emplace_back(ebl_readout(i, m), col);
+      if (m.vrm_on) rows.emplace_back(vrm_readout(i, m), col);
+    }
+    if (pic.markers->erbl.on) rows.emplace_back(erbl_readout(pic.markers->erbl), erbl_col);
+    // Bottom-left above the cursor's line (the tracking legend and alarms take bottom-right).
+    float y = r.y + r.h - 30 - line_h * float(rows.size());
+    for (const auto& [text, col] : rows) {
+      plate_text(dl, {r.x + 12, y}, col, plate_col, text.c_str());
+      y += line_h;
+    }
+  }
   if (mouse_valid) {
     const render::WorldPoint w = view.screen_to_world(mouse_x, mouse_y);
-    std::snprintf(line, sizeof line, "CURSOR  RNG %.3f NM (%.0f m)   BRG %05.1f",
-                  render::range_of(w) / kNm, render::range_of(w), render::bearing_of(w));
-    dl->AddText({r.x + 10, r.y + r.h - 24}, text_col, line);
+    // The cursor's bearing reads like the scale: true, or relative in head-up.
+    const bool true_brg = render::scale_is_true(pic.orientation);
+    const double brg = render::wrap360(render::bearing_of(w) + (true_brg ? pic.heading_deg : 0.0));
+    std::snprintf(line, sizeof line, "CURSOR  RNG %.3f NM (%.0f m)   BRG %05.1f %s",
+                  render::range_of(w) / kNm, render::range_of(w), brg, true_brg ? "T" : "R");
+    plate_text(dl, {r.x + 12, r.y + r.h - 24}, text_col, plate_col, line);
+  }
+  if (!pic.message.empty()) {
+    const ImVec2 ts = ImGui::CalcTextSize(pic.message.c_str());
+    plate_text(dl, {r.x + 0.5f * (r.w - ts.x), r.y + r.h - 56}, legend_col, plate_col,
+               pic.message.c_str());
   }
   dl->PopClipRect();
 
@@ -324,6 +503,57 @@ void draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
     else
       component_tooltip(*hovered->component, g);
   }
+  return int(status.size());
+}
+
+const std::vector<KeyHelpRow>& key_help_rows() {
+  static const std::vector<KeyHelpRow> rows = {
+      {"F1  ?", "this help (again: close)"},
+      {"+  -  Up  Down  wheel", "shorter / longer range scale"},
+      {"PgDn  PgUp", "shorter / longer range scale"},
+      {"O", "orientation: north-up, head-up, course-up"},
+      {"M", "motion: relative, true"},
+      {"C", "off-centre on / off"},
+      {"R  double-click", "reset: centre (or off-centre), true-motion reset"},
+      {"drag", "move the picture"},
+      {"1  2", "EBL/VRM 1 or 2 active (on)"},
+      {"E  V", "active EBL / VRM on or off"},
+      {"[  ]", "active EBL -1 / +1 deg (Shift: 0.1 deg)"},
+      {",  .", "active VRM shorter / longer (1 % of the scale)"},
+      {"T", "active EBL true / relative"},
+      {"Ctrl+click", "active EBL and VRM through that point"},
+      {"D", "drop the active EBL/VRM origin at the cursor (again: own ship)"},
+      {"Shift+drag", "ERBL from press to release (B: on / off)"},
+      {"click", "select a target, else acquire there"},
+      {"right-click", "target menu"},
+      {"Del  A  Esc", "cancel target / acknowledge alarms / stop a zone or clear"},
+      {"Space  Left  Right", "pause / step a rotation back, forward"},
+      {"S", "screenshot (saved in the working folder)"},
+      {"F  H", "fullscreen / hide the panels"},
+  };
+  return rows;
+}
+
+void draw_key_help(bool* open) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos({0.5f * io.DisplaySize.x, 0.5f * io.DisplaySize.y}, ImGuiCond_Always,
+                          {0.5f, 0.5f});
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  if (ImGui::Begin("Keys (F1)", open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_NoSavedSettings)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+      for (const KeyHelpRow& k : key_help_rows()) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImVec4(0.45f, 0.95f, 0.80f, 1.0f), "%s", k.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k.what);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
 }
 
 }  // namespace sweepline::ui

@@ -12,6 +12,9 @@
 
 #include "app/engine/engine.hpp"
 #include "ui/console.hpp"
+#include "ui/operator_panel.hpp"
+#include "ui/short_text.hpp"
+#include "ui/source_panel.hpp"
 #include "ui/tracking_panels.hpp"
 
 namespace sweepline::ui {
@@ -63,182 +66,6 @@ void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
-void format_bytes_per_s(char* buf, size_t n, double b) {
-  if (b > 1e6)
-    std::snprintf(buf, n, "%.2f MB/s", b / 1e6);
-  else if (b > 1e3)
-    std::snprintf(buf, n, "%.1f kB/s", b / 1e3);
-  else
-    std::snprintf(buf, n, "%.0f B/s", b);
-}
-
-void source_panel(Engine& st) {
-  // The form is the engine's (it also names the recording's destination): edit a copy, send it.
-  SourceSettings so = st.settings().source;
-  auto sent = [&](bool changed) {
-    if (changed) st.set_source_form(so);
-  };
-  if (ImGui::BeginTabBar("source_tabs")) {
-    if (ImGui::BeginTabItem("Simulator")) {
-      static const char* scenarios[] = {"harbour", "vessels50", "vessels1869", "open-sea",
-                                        "stress"};
-      if (ImGui::BeginCombo("Scenario", so.scenario.c_str())) {
-        for (const char* sc : scenarios)
-          if (ImGui::Selectable(sc, so.scenario == sc)) {
-            so.scenario = sc;
-            sent(true);
-          }
-        ImGui::EndCombo();
-      }
-      sent(ImGui::InputInt("Seed", &so.seed));
-      double rpm = so.rpm;
-      if (ImGui::InputDouble("RPM", &rpm, 1, 10, "%.1f")) {
-        so.rpm = std::clamp(rpm, 1.0, 240.0);
-        sent(true);
-      }
-      if (ImGui::Button("Run simulator")) {
-        char uri[160];
-        std::snprintf(uri, sizeof uri, "sim://%s?seed=%d&rpm=%g", so.scenario.c_str(), so.seed,
-                      so.rpm);
-        st.open_source(uri);
-      }
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("File")) {
-      char path[512];
-      std::snprintf(path, sizeof path, "%s", so.file_path.c_str());
-      if (ImGui::InputText("Path", path, sizeof path)) {
-        so.file_path = path;
-        sent(true);
-      }
-      if (ImGui::Button("Open file")) st.open_source(so.file_path);
-      help_marker("pcap, pcapng, raw ASTERIX or FINAL; the format is detected from the content");
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("UDP")) {
-      char group[64], iface[64];
-      std::snprintf(group, sizeof group, "%s", so.udp_group.c_str());
-      std::snprintf(iface, sizeof iface, "%s", so.udp_interface.c_str());
-      if (ImGui::InputText("Group", group, sizeof group)) {
-        so.udp_group = group;
-        sent(true);
-      }
-      if (ImGui::InputInt("Port", &so.udp_port)) {
-        so.udp_port = std::clamp(so.udp_port, 1, 65535);
-        sent(true);
-      }
-      if (ImGui::InputText("Interface", iface, sizeof iface)) {
-        so.udp_interface = iface;
-        sent(true);
-      }
-      const bool live = st.source_view().open && st.settings().source.uri.rfind("udp://", 0) == 0;
-      if (!live && ImGui::Button("Start")) {
-        std::string uri = "udp://" + so.udp_group + ":" + std::to_string(so.udp_port);
-        if (!so.udp_interface.empty()) uri += "?iface=" + so.udp_interface;
-        st.open_source(uri);
-      }
-      if (live && ImGui::Button("Stop")) st.close_source();
-      static char rec_path[256] = "sweepline-recording.pcap";
-      ImGui::InputText("Record file", rec_path, sizeof rec_path);
-      if (!st.recording()) {
-        ImGui::BeginDisabled(!st.source_view().open);
-        if (ImGui::Button("Record to pcap")) st.start_recording(rec_path);
-        ImGui::EndDisabled();
-      } else {
-        if (ImGui::Button("Stop recording")) st.stop_recording();
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC %llu%s",
-                           static_cast<unsigned long long>(st.recorded_datagrams()),
-                           st.recording_raw() ? " datagrams (as received)" : " records");
-      }
-      help_marker(
-          "Live UDP: every datagram exactly as received, with its arrival time and addresses.\n"
-          "Simulator or file: each record re-encoded as one UDP datagram to the group and port\n"
-          "above, its video octets unchanged.");
-      if (!st.recording_error().empty())
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", st.recording_error().c_str());
-      ImGui::EndTabItem();
-    }
-    ImGui::EndTabBar();
-  }
-
-  const engine::SourceView& v = st.source_view();
-  ImGui::Separator();
-  if (!v.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-    ImGui::TextWrapped("%s", v.error.c_str());
-    ImGui::PopStyleColor();
-  }
-  if (!v.open) {
-    ImGui::TextDisabled("No source open");
-    return;
-  }
-  if (v.replayable) {
-    if (ImGui::Button(v.paused ? "Play" : "Pause", ImVec2(70, 0))) st.set_paused(!v.paused);
-    ImGui::SameLine();
-    if (ImGui::Button("<")) st.step_rotation(-1);
-    ImGui::SameLine();
-    if (ImGui::Button("Step >")) st.step_rotation(+1);
-    ImGui::SameLine();
-    bool loop = v.loop;
-    if (ImGui::Checkbox("Loop", &loop)) st.set_loop(loop);
-    static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 0};
-    char cur[16];
-    if (v.speed == 0)
-      std::snprintf(cur, sizeof cur, "unpaced");
-    else
-      std::snprintf(cur, sizeof cur, "x%g", v.speed);
-    if (ImGui::BeginCombo("Speed", cur)) {
-      for (double sp : speeds) {
-        char name[16];
-        if (sp == 0)
-          std::snprintf(name, sizeof name, "unpaced");
-        else
-          std::snprintf(name, sizeof name, "x%g", sp);
-        if (ImGui::Selectable(name, sp == v.speed)) st.set_speed(sp);
-      }
-      ImGui::EndCombo();
-    }
-    if (v.rotation_count > 0) {
-      // Seek once, when the slider is let go, not on every drag step.
-      static int seek_target = -1;
-      int shown = seek_target >= 0 ? seek_target : int(v.shown_rotation);
-      if (ImGui::SliderInt("Seek", &shown, 0, int(v.rotation_count - 1), "rotation %d"))
-        seek_target = shown;
-      if (ImGui::IsItemDeactivatedAfterEdit() && seek_target >= 0) {
-        st.seek_rotation(uint64_t(seek_target));
-        seek_target = -1;
-      }
-    }
-  } else {
-    if (ImGui::Button(v.paused ? "Resume display" : "Freeze display")) st.set_paused(!v.paused);
-  }
-  char rate[32];
-  format_bytes_per_s(rate, sizeof rate, v.status.bytes_per_s);
-  if (ImGui::BeginTable("status", 2, ImGuiTableFlags_SizingStretchProp)) {
-    auto row = [](const char* k, const char* fmt, auto... a) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", k);
-      ImGui::TableNextColumn();
-      ImGui::Text(fmt, a...);
-    };
-    row("State", "%s", v.status.state.c_str());
-    row("Datagrams", "%llu", static_cast<unsigned long long>(v.status.datagrams));
-    row("Records", "%llu", static_cast<unsigned long long>(v.status.records));
-    row("Rate", "%s", rate);
-    row("Lost messages", "%llu", static_cast<unsigned long long>(v.status.lost_messages));
-    row("Skipped", "%llu", static_cast<unsigned long long>(v.status.skipped));
-    row("Rotations", "%llu", static_cast<unsigned long long>(v.rotations));
-    row("Rotation period", "%.3f s", v.rotation_period_s);
-    row("Azimuth coverage", "%.1f %%", 100.0 * v.azimuth_coverage);
-    for (const auto& [reason, n] : v.status.errors)
-      row(("Error: " + reason).c_str(), "%llu", static_cast<unsigned long long>(n));
-    if (v.rejected) row("Rejected (sweep)", "%llu", static_cast<unsigned long long>(v.rejected));
-    ImGui::EndTable();
-  }
 }
 
 // One of Gain, Sea, Rain: its name, the knob 0..100 and its Auto box. The knob is inert (and
@@ -305,9 +132,11 @@ bool advanced_controls(Engine& st, Console& console, gpu::PipelineParams& p) {
   const char* backends[] = {"cpu", "cuda"};
   if (ImGui::Combo("Backend", &backend, backends, 2)) st.set_backend(backends[backend]);
   if (!st.backend_note().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
-    ImGui::TextWrapped("%s", st.backend_note().c_str());
-    ImGui::PopStyleColor();
+    // One short line; the whole note (why CUDA is not there, what to do) on hover.
+    const std::string note = short_text(st.backend_note(), 44);
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", note.c_str());
+    if (note != st.backend_note() && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", st.backend_note().c_str());
   }
   static const int sizes[] = {0, 512, 1024, 1536, 2048, 4096};
   char cur[32];
@@ -509,15 +338,17 @@ void display_panel(Console& console) {
   ImGui::SameLine();
   ImGui::Checkbox("Sweep line", &v.show_sweep_line);
   float hd = float(v.heading_deg);
-  if (ImGui::SliderFloat("Heading", &hd, 0.0f, 359.9f, "%05.1f deg")) v.heading_deg = double(hd);
+  if (ImGui::SliderFloat("Heading (manual)", &hd, 0.0f, 359.9f, "%05.1f deg"))
+    v.heading_deg = double(hd);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Own ship's heading when none comes from NMEA or the simulator");
   ImGui::Checkbox("Target boxes", &v.show_boxes);
   ImGui::SameLine();
   ImGui::Checkbox("Id/area labels", &v.show_box_labels);
-  if (ImGui::Checkbox("Off-centre", &v.off_centre)) console.reset_view();
-  ImGui::SameLine();
-  if (ImGui::Button("Reset view")) console.reset_view();
-  ImGui::SameLine();
-  ImGui::TextDisabled("zoom x%.2f", console.view().zoom());
+  section("Picture");
+  picture_controls(console);
+  section("EBL / VRM");
+  ebl_vrm_controls(console);
 }
 
 void timing_panel(const Engine& st) {
@@ -585,6 +416,7 @@ void apply_console_style() {
   s.WindowBorderSize = 1;
   s.FramePadding = ImVec2(6, 3);
   s.ItemSpacing = ImVec2(7, 5);
+  s.GrabMinSize = 6;  // a narrow grab leaves the slider's value in the clear
   ImVec4* c = s.Colors;
   c[ImGuiCol_WindowBg] = ImVec4(0.06f, 0.08f, 0.10f, 0.94f);
   c[ImGuiCol_TitleBg] = ImVec4(0.08f, 0.12f, 0.14f, 1.0f);
@@ -597,8 +429,9 @@ void apply_console_style() {
   c[ImGuiCol_ButtonActive] = ImVec4(0.20f, 0.50f, 0.52f, 1.0f);
   c[ImGuiCol_Header] = ImVec4(0.14f, 0.30f, 0.32f, 0.8f);
   c[ImGuiCol_HeaderHovered] = ImVec4(0.18f, 0.42f, 0.44f, 0.8f);
-  c[ImGuiCol_SliderGrab] = ImVec4(0.35f, 0.80f, 0.70f, 1.0f);
-  c[ImGuiCol_SliderGrabActive] = ImVec4(0.45f, 0.95f, 0.80f, 1.0f);
+  // Grabs dark enough that the value printed over them stays readable.
+  c[ImGuiCol_SliderGrab] = ImVec4(0.20f, 0.46f, 0.43f, 1.0f);
+  c[ImGuiCol_SliderGrabActive] = ImVec4(0.26f, 0.58f, 0.53f, 1.0f);
   c[ImGuiCol_CheckMark] = ImVec4(0.45f, 0.95f, 0.80f, 1.0f);
   c[ImGuiCol_Tab] = ImVec4(0.10f, 0.20f, 0.22f, 1.0f);
   c[ImGuiCol_TabActive] = ImVec4(0.16f, 0.38f, 0.40f, 1.0f);
@@ -607,7 +440,7 @@ void apply_console_style() {
   c[ImGuiCol_Separator] = ImVec4(0.25f, 0.35f, 0.37f, 1.0f);
 }
 
-void draw_panels(Engine& st, Console& console, float fb_width, float fb_height) {
+void draw_panels(Engine& st, Console& console, float fb_width, float fb_height, bool reflow) {
   const float w = kPanelWidth, gap = 6;
   const float avail = fb_height - gap;  // each window takes its share less one gap
   // A column of windows, top to bottom, each taking its share of the height.
@@ -619,8 +452,11 @@ void draw_panels(Engine& st, Console& console, float fb_width, float fb_height) 
     float y = gap;
     for (const Slot& s : slots) {
       const float h = avail * s.share - gap;
-      ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-      ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+      // Docked in their column: put back there when the window's size changes (a resize,
+      // fullscreen), else where the operator left them.
+      const ImGuiCond cond = reflow ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+      ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+      ImGui::SetNextWindowSize(ImVec2(w, h), cond);
       if (ImGui::Begin(s.title)) body(s.title);
       ImGui::End();
       y += h + gap;
@@ -629,14 +465,14 @@ void draw_panels(Engine& st, Console& console, float fb_width, float fb_height) 
   auto is = [](const char* a, const char* b) { return std::string(a) == b; };
   column(gap, {{"Source", 0.30f}, {"Processing", 0.32f}, {"Tracking", 0.38f}}, [&](const char* t) {
     if (is(t, "Source"))
-      source_panel(st);
+      source_panel(st, console);
     else if (is(t, "Processing"))
       processing_panel(st, console);
     else
       tracking_panel(st, console);
   });
   column(fb_width - w - gap,
-         {{"Display", 0.30f}, {"Targets", 0.34f}, {"Alarms", 0.17f}, {"Plots & timing", 0.19f}},
+         {{"Display", 0.40f}, {"Targets", 0.30f}, {"Alarms", 0.14f}, {"Plots & timing", 0.16f}},
          [&](const char* t) {
            if (is(t, "Display"))
              display_panel(console);

@@ -16,6 +16,8 @@ class Console;
 inline constexpr float kPanelWidth = 340.0f;
 
 void apply_console_style();  // colours and spacing of the console look
-void draw_panels(engine::Engine& engine, Console& console, float fb_width, float fb_height);
+// `reflow`: put every panel back in its column (the window changed size).
+void draw_panels(engine::Engine& engine, Console& console, float fb_width, float fb_height,
+                 bool reflow = false);
 
 }  // namespace sweepline::ui

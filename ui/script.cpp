@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "app/common/check.hpp"
+#include "render/orientation.hpp"
 #include "ui/console.hpp"
 #include "ui/track_view.hpp"
 
@@ -49,7 +52,20 @@ const std::map<std::string, int>& arity() {
                                                {"cpa_limit", 1},
                                                {"tcpa_limit", 1},
                                                {"zone", 4},
-                                               {"click", 2}};
+                                               {"click", 2},
+                                               // The operator's functions.
+                                               {"range", 1},
+                                               {"orientation", 1},
+                                               {"motion", 1},
+                                               {"heading", 1},
+                                               {"help", 1},
+                                               {"ebl", 3},
+                                               {"vrm", 2},
+                                               {"erbl", 4},
+                                               // Tests: what the window shows, as JSON.
+                                               {"dump-state", 1},
+                                               {"dump-state-every", 2},
+                                               {"wait-file", 1}};
   return a;
 }
 
@@ -61,7 +77,15 @@ Key key_from_name(const std::string& n, int line) {
       {"minus", Key::Minus},      {"s", Key::Screenshot},
       {"f", Key::Fullscreen},     {"h", Key::HidePanels},
       {"r", Key::Reset},          {"del", Key::CancelTarget},
-      {"a", Key::AcknowledgeAll}, {"esc", Key::Escape}};
+      {"a", Key::AcknowledgeAll}, {"esc", Key::Escape},
+      {"pgup", Key::RangeUp},     {"pgdn", Key::RangeDown},
+      {"o", Key::Orientation},    {"m", Key::Motion},
+      {"c", Key::OffCentre},      {"f1", Key::Help},
+      {"1", Key::Marker1},        {"2", Key::Marker2},
+      {"e", Key::ToggleEbl},      {"v", Key::ToggleVrm},
+      {"[", Key::EblLeft},        {"]", Key::EblRight},
+      {",", Key::VrmIn},          {".", Key::VrmOut},
+      {"t", Key::EblTrue},        {"b", Key::Erbl}};
   auto it = keys.find(n);
   SWL_CHECK(it != keys.end(), "script line " + std::to_string(line) + ": unknown key '" + n + "'");
   return it->second;
@@ -101,8 +125,22 @@ std::vector<ScriptCommand> parse_script(const std::string& text) {
     if (c.verb == "wait" || c.verb == "frames" || c.verb == "zoom" || c.verb == "threshold" ||
         c.verb == "vector_minutes" || c.verb == "cpa_limit" || c.verb == "tcpa_limit")
       number(c.args[0], n);
-    if (c.verb == "acquire" || c.verb == "zone" || c.verb == "click")
+    if (c.verb == "dump-state-every") number(c.args[0], n);
+    if (c.verb == "acquire" || c.verb == "zone" || c.verb == "click" || c.verb == "erbl" ||
+        c.verb == "vrm")
       for (const std::string& a : c.args) number(a, n);
+    if (c.verb == "range" || c.verb == "heading") number(c.args[0], n);
+    if (c.verb == "ebl") {
+      number(c.args[0], n);
+      number(c.args[1], n);
+      SWL_CHECK(c.args[2] == "T" || c.args[2] == "R",
+                "script line " + std::to_string(n) + ": ebl N BEARING T|R");
+    }
+    if (c.verb == "orientation") render::orientation_from_string(c.args[0]);
+    if (c.verb == "motion") render::motion_from_string(c.args[0]);
+    if (c.verb == "help")
+      SWL_CHECK(c.args[0] == "on" || c.args[0] == "off",
+                "script line " + std::to_string(n) + ": help on|off");
     if ((c.verb == "select" || c.verb == "cancel" || c.verb == "ack") && c.args[0] != "all" &&
         c.args[0] != "none" && c.args[0] != "nearest" && c.args[0] != "dangerous")
       number(c.args[0], n);
@@ -131,6 +169,11 @@ bool ScriptRunner::step(Console& console, double now_s) {
     return true;
   }
   if (now_s < wait_until_s_) return true;
+  if (!wait_file_.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(wait_file_, ec)) return true;
+    wait_file_.clear();
+  }
   Engine& st = console.engine();
   ViewSettings& view = console.view_settings();
   while (next_ < commands_.size()) {
@@ -239,12 +282,60 @@ bool ScriptRunner::step(Console& console, double now_s) {
       if (c.verb == "tcpa_limit") t.tcpa_limit_min = number(a, c.line);
       if (!st.set_tracking_settings(t))
         spdlog::warn("script:{}: {}", c.line, st.tracking().command_error);
+    } else if (c.verb == "wait-file") {
+      wait_file_ = a;
+      return true;
+    } else if (c.verb == "dump-state") {
+      dump_now_ = a;
+    } else if (c.verb == "dump-state-every") {
+      dump_every_s_ = std::max(number(a, c.line), 0.0);
+      dump_path_ = c.args[1];
+      next_dump_s_ = now_s;
+    } else if (c.verb == "range") {
+      console.set_range_scale(number(a, c.line) * kMetresPerNm);
+    } else if (c.verb == "orientation") {
+      console.set_orientation(render::orientation_from_string(a));
+    } else if (c.verb == "motion") {
+      console.set_motion(render::motion_from_string(a));
+    } else if (c.verb == "heading") {
+      view.heading_deg = number(a, c.line);  // the manual heading (no own-ship heading)
+    } else if (c.verb == "help") {
+      console.key_help() = a == "on";
+    } else if (c.verb == "ebl" || c.verb == "vrm") {
+      // ebl N BEARING T|R, vrm N NM: pair N (1 or 2) made active and set, from own ship.
+      const int i = std::clamp(int(number(a, c.line)), 1, kMarkers) - 1;
+      OperatorMarkers& mk = console.markers();
+      mk.active = i;
+      Marker& m = mk.marker[size_t(i)];
+      if (c.verb == "ebl") {
+        m.ebl_true = c.args[2] == "T";
+        m.ebl_deg = number(c.args[1], c.line);
+        m.ebl_on = true;
+      } else {
+        m.vrm_m = number(c.args[1], c.line) * kMetresPerNm;
+        m.vrm_on = true;
+      }
+    } else if (c.verb == "erbl") {
+      // erbl NM1 BRG1 NM2 BRG2: from one point to another, ranges and true bearings from own ship.
+      auto point = [&](size_t k) {
+        const double r = number(c.args[k], c.line) * kMetresPerNm;
+        const double b = number(c.args[k + 1], c.line) * kDegToRad;
+        return render::WorldPoint{r * std::sin(b), r * std::cos(b)};
+      };
+      console.markers().erbl = {true, point(0), point(2)};
     } else if (c.verb == "quit") {
       next_ = commands_.size();
       return false;
     }
   }
   return false;
+}
+
+std::optional<std::string> ScriptRunner::take_dump(double now_s) {
+  if (dump_now_) return std::exchange(dump_now_, std::nullopt);
+  if (dump_path_.empty() || now_s < next_dump_s_) return std::nullopt;
+  next_dump_s_ = now_s + dump_every_s_;
+  return dump_path_;
 }
 
 }  // namespace sweepline::ui

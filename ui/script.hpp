@@ -12,7 +12,15 @@
 //   | cancel ID|all | ack ID|all
 //   zone NM_FROM NM_TO BRG_FROM BRG_TO (an arc zone, true bearings) | vectors true|relative
 //   vector_minutes N | trails on|off | cpa_limit NM | tcpa_limit MIN
+// The operator's functions (F1 lists their keys; key names pgup pgdn o m c f1 1 2 e v [ ] , . t b):
+//   range NM (the range scale) | orientation north-up|head-up|course-up | motion relative|true
+//   | heading DEG (the manual heading) | help on|off (the key help) | ebl N BRG T|R
+//   | vrm N NM | erbl NM1 BRG1 NM2 BRG2 (true bearings from own ship)
+// Tests (ui/state_dump.hpp): dump-state PATH (what the window shows, as JSON, once) |
+//   dump-state-every SECONDS PATH (again and again until the window closes) |
+//   wait-file PATH (until the file exists: a test's driver says when to go on)
 // The window closes after the last command.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,12 +43,18 @@ class ScriptRunner {
   explicit ScriptRunner(std::vector<ScriptCommand> commands) : commands_(std::move(commands)) {}
   // Runs commands until one has to wait (for time or frames); false once the script is done.
   bool step(Console& console, double now_s);
+  // The file a state dump is due in now (dump-state, dump-state-every), once per request.
+  std::optional<std::string> take_dump(double now_s);
 
  private:
   std::vector<ScriptCommand> commands_;
   size_t next_ = 0;
   double wait_until_s_ = 0;
   int wait_frames_ = 0;
+  std::string wait_file_;
+  std::optional<std::string> dump_now_;
+  std::string dump_path_;  // dump-state-every
+  double dump_every_s_ = 0, next_dump_s_ = 0;
 };
 
 }  // namespace sweepline::ui

@@ -1,10 +1,13 @@
 #include "ui/settings.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "app/common/check.hpp"
 
@@ -28,6 +31,9 @@ void visit_view(V& v, F&& f) {
   f("show_boxes", v.show_boxes);
   f("show_box_labels", v.show_box_labels);
   f("show_panels", v.show_panels);
+  f("orientation", v.orientation);
+  f("motion", v.motion);
+  f("range_scale_nm", v.range_scale_nm);
 }
 
 json style_json(const render::PpiStyle& s) {
@@ -129,6 +135,43 @@ void save_settings(const std::string& path, const Settings& s) {
   // Rename so that a crash mid-write never leaves a truncated settings file behind.
   std::filesystem::rename(tmp, path, ec);
   SWL_CHECK(!ec, "cannot replace settings file " + path + ": " + ec.message());
+}
+
+SettingsSaver::SettingsSaver(std::string path, const Settings& initial)
+    : path_(std::move(path)), written_(to_json_text(initial)) {}
+
+bool SettingsSaver::offer(const Settings& s, double now_s) {
+  std::string text = to_json_text(s);
+  if (text == written_) {
+    pending_.clear();  // changed and changed back: nothing to write
+    return false;
+  }
+  if (text != pending_) {
+    pending_ = std::move(text);
+    changed_at_s_ = now_s;
+    return false;
+  }
+  if (now_s - changed_at_s_ < kSaveDelayS) return false;
+  try {
+    save_settings(path_, s);
+  } catch (const std::exception& e) {
+    spdlog::warn("settings not saved: {}", e.what());
+    written_ = std::move(pending_);  // not again until the next change
+    pending_.clear();
+    return false;
+  }
+  written_ = std::move(pending_);
+  pending_.clear();
+  ++writes_;
+  spdlog::debug("settings saved to {}", path_);
+  return true;
+}
+
+void SettingsSaver::flush(const Settings& s) {
+  save_settings(path_, s);
+  written_ = to_json_text(s);
+  pending_.clear();
+  ++writes_;
 }
 
 std::string default_settings_path() {

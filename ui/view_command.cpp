@@ -1,5 +1,6 @@
 #include "ui/view_command.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -7,6 +8,8 @@
 
 #include "app/cli/option_checks.hpp"
 #include "app/cli/stop_signals.hpp"
+#include "app/sim/scenario.hpp"
+#include "app/source/sim_navigation.hpp"
 #include "app/source/source.hpp"
 #include "app/source/source_uri.hpp"
 #include "render/ppi_style.hpp"
@@ -70,6 +73,10 @@ CLI::Validator source_check() {
       [](std::string& v) -> std::string {
         try {
           const source::ParsedUri u = source::parse_uri(v);
+          if (u.scheme == "sim") {
+            bool navigation = true;
+            sim::parse_sim_uri(source::strip_nav_option(v, navigation));
+          }
           if (u.scheme == "udp") source::live_options(u, SourceOptions{}, v);
           if (u.scheme == "file" && v.rfind("file://", 0) == 0)
             source::replay_options(u, SourceOptions{}, v);
@@ -79,6 +86,25 @@ CLI::Validator source_check() {
         }
       },
       "URI");
+}
+
+// A number in lo..hi (CLI::Range lets NaN through). `name` starts the message: CLI11 names the
+// option itself, except a hidden one.
+CLI::Validator number_check(const std::string& name, const std::string& unit, double lo,
+                            double hi) {
+  return CLI::Validator(
+      [name, unit, lo, hi](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !(d >= lo && d <= hi)) {
+          char range[64];
+          std::snprintf(range, sizeof range, "%g..%g", lo, hi);
+          return (name.empty() ? "" : name + " ") + "must be " + range + " " + unit + ", not '" +
+                 v + "'";
+        }
+        return {};
+      },
+      "NUMBER");
 }
 
 }  // namespace
@@ -143,8 +169,14 @@ cli::Command add_view_command(CLI::App& parent) {
   c.app
       ->add_option("--timeout", opt->timeout_s,
                    "Headless: seconds to wait for each rotation (more than 0)")
-      ->check(CLI::Range(0.001, 86400.0))
+      ->check(number_check("", "seconds", 0.001, 86400.0))
       ->capture_default_str();
+  // Hidden (no group): for the window's tests, which show that nothing waits for processing.
+  c.app
+      ->add_option("--test-frame-delay-ms", opt->test_frame_delay_ms,
+                   "Tests: every frame takes at least this long to process (CPU backend)")
+      ->check(number_check("--test-frame-delay-ms", "milliseconds", 0, 60000))
+      ->group("");
   c.run = [opt] {
     cli::StopSignals signals;  // before the engine's threads start (see stop_signals.hpp)
     ViewOptions o = *opt;

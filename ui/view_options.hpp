@@ -31,6 +31,8 @@ struct ViewOptions {
   bool hide_panels = false;  // PPI only
   double timeout_s = 120;    // headless: give up waiting for a rotation after this long
   int frame_radials = 0;     // headless: a frame every N radials (0: every rotation)
+  // Window tests: each frame takes at least this long to process (ui/delayed_pipeline.hpp).
+  int test_frame_delay_ms = 0;
   // SIGINT/SIGTERM: the loops stop at the next frame and shut down as at their end.
   const cli::StopSignals* stop = nullptr;
 };

@@ -19,7 +19,12 @@ Settings effective_settings(const ViewOptions& opt, std::string& path_out) {
     if (!opt.config.empty()) throw Error(error);
     spdlog::warn("{}", error);
   }
-  if (!opt.source.empty()) s.source.uri = opt.source;
+  if (!opt.source.empty() && opt.source != s.source.uri) {
+    // Replay speed and loop belong to the source they were set for (engine::Engine::open_source).
+    s.source.uri = opt.source;
+    s.source.speed = SourceSettings{}.speed;
+    s.source.loop = SourceSettings{}.loop;
+  }
   if (!opt.backend.empty()) s.processing.backend = opt.backend;
   if (opt.size >= 0) s.processing.size = opt.size;
   if (!opt.palette.empty()) s.view.style.palette = render::palette_from_string(opt.palette);

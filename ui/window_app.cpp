@@ -5,24 +5,31 @@
 #include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 
 #include "app/cli/stop_signals.hpp"
 #include "app/engine/engine.hpp"
+#include "gpu/backend/make_pipeline.hpp"
 #include "render/readback.hpp"
 #include "ui/console.hpp"
+#include "ui/delayed_pipeline.hpp"
 #include "ui/glfw_window.hpp"
 #include "ui/imgui_layer.hpp"
+#include "ui/key_taps.hpp"
 #include "ui/panels.hpp"
 #include "ui/script.hpp"
+#include "ui/state_dump.hpp"
 #include "ui/view_options.hpp"
 #include "ui/view_setup.hpp"
 
 namespace sweepline::ui {
 
 namespace {
+
+constexpr float kDoubleClickS = 0.30f;  // ImGui's default, the usual desktop setting
 
 // A FIFO or a character device (/dev/stdin on a pipe): read once, never worth reopening.
 bool is_pipe(const std::string& path) {
@@ -76,17 +83,38 @@ int run_window(const ViewOptions& opt) {
     }
   }
   ImGuiLayer imgui(window.get(), window.glsl_version(), ini.c_str());
+  KeyTaps taps(window.get());  // after the backend's callbacks: a short tap is never lost
   apply_console_style();
   load_console_font();
   spdlog::info("GL {} on {}", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
 
-  Engine eng(settings);
+  engine::PipelineFactory factory;
+  if (opt.test_frame_delay_ms > 0)
+    factory = [ms = opt.test_frame_delay_ms](gpu::Backend b) {
+      return make_delayed_pipeline(gpu::make_pipeline(b), ms);
+    };
+  Engine eng(settings, factory);
   if (opt.stop) eng.set_stop_flag(&opt.stop->flag());
   eng.open_source(eng.settings().source.uri);  // a failure shows in the Source panel
   Console console(eng, settings.view);
   int saved[4] = {0, 0, opt.width, opt.height};
   double last = seconds();
+  // What the settings file gets: the engine's and the console's settings, except that a source
+  // read once (standard input, a pipe) is not one to open next time.
+  const bool read_once = opt.source == "-" || is_pipe(opt.source);
+  const std::string before_uri = [&] {
+    Settings before;
+    return load_settings(settings_path, before) ? before.source.uri
+                                                : std::string(kDefaultSourceUri);
+  }();
+  auto current_settings = [&] {
+    Settings s = combine(eng.settings(), console.view_settings());
+    if (read_once) s.source.uri = before_uri;
+    return s;
+  };
+  SettingsSaver saver(settings_path, current_settings());
+  FrameRate rate;
 
   for (int frame = 0; !glfwWindowShouldClose(window.get()) && !(opt.stop && opt.stop->requested());
        ++frame) {
@@ -95,6 +123,10 @@ int run_window(const ViewOptions& opt) {
     const double dt = now - last;
     last = now;
     console.update(12.0);
+    // Two clicks are a double-click when ImGui sees them down in frames less than this apart;
+    // they need a frame with the button up between them, so on slow frames the 0.3 s default
+    // could never be met.
+    ImGui::GetIO().MouseDoubleClickTime = std::max(kDoubleClickS, float(2.5 * dt));
     imgui.new_frame();
     if (script && !script->step(console, now)) glfwSetWindowShouldClose(window.get(), GLFW_TRUE);
     int fb_w = 0, fb_h = 0;
@@ -102,6 +134,16 @@ int run_window(const ViewOptions& opt) {
     console.build_ui(fb_w, fb_h, true);
     console.draw_ppi(fb_w, fb_h, dt);
     imgui.render();
+    taps.end_frame();
+    rate.tick(now);
+    if (!opt.no_save) saver.tick(now, current_settings);
+    if (auto dump = script ? script->take_dump(now) : std::nullopt) {
+      try {
+        write_state(*dump, state_json(console, {rate.frames(), rate.fps(), saver.writes()}));
+      } catch (const std::exception& e) {
+        spdlog::warn("state dump: {}", e.what());
+      }
+    }
 
     const bool last_frame = opt.frames > 0 && frame + 1 >= opt.frames;
     auto shot = console.take_screenshot_request();
@@ -110,7 +152,8 @@ int run_window(const ViewOptions& opt) {
       try {
         glReadBuffer(GL_BACK);
         render::save_framebuffer_png(*shot, fb_w, fb_h);
-        spdlog::info("screenshot written to {}", *shot);
+        // Shown on the PPI for a moment (after this frame, so not in the picture itself).
+        console.screenshot_saved(*shot);
       } catch (const std::exception& e) {
         spdlog::error("screenshot failed: {}", e.what());
       }
@@ -122,14 +165,7 @@ int run_window(const ViewOptions& opt) {
   }
   if (!opt.no_save) {
     try {
-      engine::EngineSettings keep = eng.settings();
-      // Standard input or a pipe is read once: the next run opens the file's source instead.
-      if (opt.source == "-" || is_pipe(opt.source)) {
-        Settings before;
-        keep.source.uri = load_settings(settings_path, before) ? before.source.uri
-                                                               : std::string(kDefaultSourceUri);
-      }
-      save_settings(settings_path, combine(keep, console.view_settings()));
+      saver.flush(current_settings());  // also after SIGINT or SIGTERM: the loop ends the same
       spdlog::info("settings saved to {}", settings_path);
     } catch (const std::exception& e) {
       spdlog::warn("settings not saved: {}", e.what());

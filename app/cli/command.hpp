@@ -18,6 +18,7 @@ Command add_label_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 Command add_record_command(CLI::App& parent);
 Command add_eval_command(CLI::App& parent);
+Command add_serve_command(CLI::App& parent);
 // Without the GUI build, `view` exists but explains that it was not built.
 Command add_view_fallback_command(CLI::App& parent);
 

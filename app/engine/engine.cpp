@@ -108,12 +108,20 @@ void Engine::set_backend(const std::string& name) {
 
 void Engine::set_params(const gpu::PipelineParams& params) {
   settings_.processing.params = params;
-  // The next frame handed to the pipeline uses them (a paused replay hands none over until it
-  // plays or steps).
+  // The next frame handed to the pipeline uses them. While paused no new frame comes: the held
+  // one is processed again (all its rows), without feeding the tracker a second time.
+  if (paused() && polar_.range_m > 0) reprocess_held_frame();
+}
+
+void Engine::reprocess_held_frame() {
+  dirty_pending_ = true;
+  pipeline_fresh_ = true;
+  reprocess_ = true;
 }
 
 void Engine::set_display_size(int side) {
   settings_.processing.size = std::max(side, 0);
+  if (paused() && polar_.range_m > 0) reprocess_held_frame();
 }
 
 void Engine::set_display(DisplayPort* port) {
@@ -126,20 +134,35 @@ int Engine::display_size() const {
 }
 
 bool Engine::open_source(const std::string& uri) {
-  close_source();
-  settings_.source.uri = uri;
+  // Replay speed and loop belong to the source they were set for: the settings' apply to the
+  // first source opened (the settings file's, the command line's) and to that source again;
+  // another one opened later starts at the defaults (a new capture must not inherit x8).
+  const bool same = uri == settings_.source.uri || !opened_once_;
   SourceOptions opt;
-  opt.speed = settings_.source.speed;
-  opt.loop = settings_.source.loop;
+  opt.speed = same ? settings_.source.speed : SourceSettings{}.speed;
+  opt.loop = same ? settings_.source.loop : SourceSettings{}.loop;
+  std::unique_ptr<RecordSource> next;
   try {
-    source_ = sweepline::open_source(uri, opt);
-    source_view_.error.clear();
-    spdlog::info("source opened: {}", uri);
+    next = sweepline::open_source(uri, opt);
   } catch (const std::exception& e) {
-    source_view_.error = e.what();
     spdlog::error("cannot open source {}: {}", uri, e.what());
-    source_.reset();
+    if (source_) {
+      // A mistyped path or address is refused; the working source keeps running.
+      source_view_.error = e.what();
+      return false;
+    }
+    next.reset();
+    source_view_.error = e.what();
   }
+  const std::string error = next ? std::string() : source_view_.error;
+  close_source();
+  source_ = std::move(next);
+  source_view_.error = error;
+  settings_.source.uri = uri;
+  settings_.source.speed = opt.speed;
+  settings_.source.loop = opt.loop;
+  opened_once_ = true;
+  if (source_) spdlog::info("source opened: {}", uri);
   reset_assembler();
   make_tracker();
   nmea_offset_known_ = false;
@@ -201,13 +224,16 @@ void Engine::set_source_form(const SourceSettings& form) {
 }
 
 bool Engine::paused() const {
-  if (source_ && source_->replay()) return source_->replay()->paused();
+  // A replay that has ended is as good as paused: Play starts it again.
+  if (source_ && source_->replay()) return source_->replay()->paused() || source_ended_;
   std::lock_guard lock(ingest_mu_);
   return frozen_;
 }
 
 void Engine::set_paused(bool paused) {
   if (source_ && source_->replay()) {
+    if (!paused && source_ended_) seek_rotation(0);  // Play after the end: from the start
+    if (!paused) reprocess_ = false;                 // new video comes: track it
     source_->replay()->set_paused(paused);
   } else {
     std::lock_guard lock(ingest_mu_);
@@ -241,6 +267,7 @@ void Engine::seek_rotation(uint64_t n) {
   assembler_->reset();
   make_tracker();  // the tracks belong to the time left behind
   held_.clear();
+  source_ended_ = false;  // the replay delivers again from there
   const uint64_t count = source_->replay()->rotation_count();
   shown_rotation_ = count > 0 ? std::min(n, count - 1) : n;
   seen_completions_ = assembler_->counters().rotations;
@@ -302,6 +329,7 @@ size_t Engine::feed_source(double budget_ms, bool stop_at_rotation_end, uint64_t
       const bool got = !records_.empty();
       // Recorded before the move below, which leaves the records without their video.
       if (recorder_ && got) record_datagrams(records_);
+      if (record_tap_ && got) record_tap_(records_);
       held_.insert(held_.end(), std::make_move_iterator(records_.begin()),
                    std::make_move_iterator(records_.end()));
       if (!feed()) return total;
@@ -470,6 +498,7 @@ bool Engine::submit() {
   p.width = p.height = display_size();
   InFlight f;
   f.generation = generation_;
+  f.feed_tracker = !std::exchange(reprocess_, false);
   std::unique_ptr<SurfaceLease> lease;
   if (display_ && !runner_->threaded()) {
     try {
@@ -542,7 +571,7 @@ bool Engine::collect(FrameRunner::Output& out) {
   in_place_ = in_flight_.in_place;
   geometry_ = in_flight_.geometry;
   record(extra, ms);
-  feed_tracker(in_flight_);
+  if (in_flight_.feed_tracker) feed_tracker(in_flight_);
   return true;
 }
 
@@ -594,7 +623,7 @@ void Engine::refresh_status() {
   }
   if (auto* r = source_->replay()) {
     v.replayable = true;
-    v.paused = r->paused();
+    v.paused = r->paused() || source_ended_;  // an ended replay offers Play
     v.speed = r->speed();
     v.loop = r->loop();
     v.rotation_count = r->rotation_count();

@@ -177,6 +177,12 @@ class Engine {
   // It must outlive its use here.
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   bool stop_requested() const { return stop_flag_ && stop_flag_->load(); }
+  // Sees every batch of records the source delivers, as it is polled (on the ingest thread for
+  // a live source, else on the caller's), before the assembler takes them: the headless server
+  // (app/serve) re-sends the video from it. It must not throw and must be safe on the ingest
+  // thread. Set it before open_source(); empty: none.
+  using RecordTap = std::function<void(const std::vector<cat240::Record>&)>;
+  void set_record_tap(RecordTap tap) { record_tap_ = std::move(tap); }
   // Whether there is new polar data not yet handed to the pipeline.
   bool frame_dirty() const { return dirty_pending_; }
   // Never waits: collects the frame in flight if it has finished (its results, and its host
@@ -223,9 +229,11 @@ class Engine {
     std::optional<double> earliest_s, latest_s;
     int azimuths = 0, range_bins = 0;
     double range_m = 0;
+    bool feed_tracker = true;  // false: the held frame again (new parameters while paused)
   };
 
   void make_pipeline(const std::string& name);
+  void reprocess_held_frame();  // paused: hand the held frame to the pipeline again
   bool submit();
   bool collect(FrameRunner::Output& out);
   // pump() until `reached` holds; false on timeout or when the source ends first.
@@ -261,6 +269,7 @@ class Engine {
   std::atomic<bool> ingest_stop_{false};
   uint64_t ingested_records_ = 0;  // since the last pump() (live sources)
   const std::atomic<bool>* stop_flag_ = nullptr;
+  RecordTap record_tap_;
   DisplayPort* display_ = nullptr;
   std::unique_ptr<RecordSource> source_;
   std::unique_ptr<sweep::SweepAssembler> assembler_;
@@ -268,6 +277,8 @@ class Engine {
   InFlight in_flight_;
   uint64_t generation_ = 0;
   bool pipeline_fresh_ = true;  // has not seen a frame: send all rows
+  bool reprocess_ = false;      // the next hand-off is the held frame again (not new video)
+  bool opened_once_ = false;    // open_source() was called (speed and loop: see there)
   std::vector<cat240::Record> records_;
   std::deque<cat240::Record> held_;  // polled but not yet fed (rotation boundary in headless runs)
   std::unique_ptr<capture::CaptureWriter> recorder_;

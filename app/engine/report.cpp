@@ -242,7 +242,9 @@ json tracking_report(const Engine& engine) {
             {"tracks_deleted", s.tracks_deleted},
             {"refused_capacity", s.refused_capacity},
             {"greedy_clusters", s.greedy_clusters},
-            {"bad_plots", s.bad_plots}}}};
+            {"bad_plots", s.bad_plots},
+            {"near_land_plots", s.near_land_plots},
+            {"land_tracks_dropped", s.land_tracks_dropped}}}};
 }
 
 }  // namespace sweepline::engine

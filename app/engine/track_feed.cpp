@@ -101,6 +101,8 @@ track::TrackPlot to_track_plot(const gpu::Plot& p, const nav::OwnShipState& own,
   t.range_extent_m = p.range_extent_m;
   t.azimuth_extent_deg = p.azimuth_extent_deg;
   t.peak = p.peak;
+  t.near_land = p.near_land;
+  t.land_unknown = p.land_unknown;
   // Heading: a heading sensor's, or the course over ground the estimator stands in with; none
   // at all: the video is taken as north-up.
   const bool heading = own.valid || own.heading_valid;

@@ -283,7 +283,7 @@ std::vector<ScoredTrack> scored_tracks(const std::vector<track::Track>& tracks, 
   for (const track::Track& t : tracks) {
     const double dt = t_s - t.time_s;
     out.push_back({t.id, t.x_m + t.vx_mps * dt, t.y_m + t.vy_mps * dt,
-                   t.status == track::Track::Status::Tracked});
+                   t.status == track::Track::Status::Tracked, t.speed_mps, t.range_m, t.scans});
   }
   return out;
 }

@@ -13,6 +13,8 @@ namespace sweepline::eval {
 
 namespace {
 
+constexpr double kKnotsPerMps = 3600.0 / 1852.0;
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Minimum-cost assignment of every row to a distinct column (rows <= columns), the Hungarian
@@ -244,6 +246,19 @@ void TrackScorer::add_rotation(uint64_t rotation, bool scored,
       ts.flagged = true;
       ++r_.false_tracks;
       r_.false_ids.push_back(confirmed[k].id);
+      const ScoredTrack& c = confirmed[k];
+      Result::FalseTrack f{c.id, c.x_m, c.y_m, c.range_m, c.speed_mps * kKnotsPerMps, c.scans};
+      f.nearest_m = std::numeric_limits<double>::infinity();
+      for (const auto& t : truth) {
+        const double d = std::hypot(t.x_m - c.x_m, t.y_m - c.y_m);
+        if (d < f.nearest_m) {
+          f.nearest_m = d;
+          f.nearest_vessel = t.id;
+          f.nearest_length_m = t.length_m;
+        }
+      }
+      if (!f.nearest_vessel) f.nearest_m = 0;
+      r_.false_detail.push_back(f);
     }
   }
   // GOSPA: detectable vessels against confirmed tracks, less those on a vessel below 10 dB
@@ -321,6 +336,25 @@ TrackScorer::Result TrackScorer::result() const {
   return r;
 }
 
+namespace {
+
+nlohmann::ordered_json false_detail_json(const std::vector<TrackScorer::Result::FalseTrack>& v) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const auto& f : v)
+    a.push_back({{"id", f.id},
+                 {"x_m", std::round(f.x_m)},
+                 {"y_m", std::round(f.y_m)},
+                 {"range_m", std::round(f.range_m)},
+                 {"speed_kn", std::round(f.speed_kn * 10) / 10},
+                 {"scans", f.scans},
+                 {"nearest_vessel", f.nearest_vessel},
+                 {"nearest_m", std::round(f.nearest_m)},
+                 {"nearest_length_m", std::round(f.nearest_length_m)}});
+  return a;
+}
+
+}  // namespace
+
 nlohmann::ordered_json track_result_json(const TrackScorer::Result& r, const TrackTargets& tg,
                                          const TrackGates& gates) {
   auto number = [](double v) {
@@ -338,7 +372,8 @@ nlohmann::ordered_json track_result_json(const TrackScorer::Result& r, const Tra
                        {"count", r.false_tracks},
                        {"per_10min", r.false_per_10min},
                        {"per_hour", r.false_per_10min * 6},
-                       {"ids", r.false_ids}};
+                       {"ids", r.false_ids},
+                       {"detail", false_detail_json(r.false_detail)}};
   j["continuity"] = {{"id_changes", r.id_changes},
                      {"id_losses", r.id_losses},
                      {"track_hours", r.track_hours},

@@ -20,6 +20,9 @@ struct ScoredTrack {
   int id = 0;
   double x_m = 0, y_m = 0;
   bool confirmed = false;  // status Tracked
+  double speed_mps = 0;    // over ground (diagnostics)
+  double range_m = 0;      // from own ship (diagnostics)
+  int scans = 0;           // scans since the track started (diagnostics)
 };
 
 // A track matches a vessel when its position lies within max(min_m, the hull's length) of the
@@ -83,6 +86,17 @@ class TrackScorer {
     int false_tracks = 0;
     double false_per_10min = 0;
     std::vector<int> false_ids;
+    // Where each false confirmed track was when it was flagged, and the nearest vessel (any
+    // SCR): a second track on a vessel sits within a few hull lengths of it; clutter and land
+    // tracks far from every vessel.
+    struct FalseTrack {
+      int id = 0;
+      double x_m = 0, y_m = 0, range_m = 0, speed_kn = 0;
+      int scans = 0;
+      int nearest_vessel = 0;  // 0: none on the display
+      double nearest_m = 0, nearest_length_m = 0;
+    };
+    std::vector<FalseTrack> false_detail;
     // Id continuity: while a vessel stays detectable after its first confirmed match, a match
     // to another id (a change) or no match with its track no longer confirmed (a loss).
     int id_changes = 0, id_losses = 0;

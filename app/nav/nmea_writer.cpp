@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "app/common/check.hpp"
 
@@ -156,6 +157,95 @@ std::string format_gga(const NavFix& fix, std::string_view talker) {
     b += ",,,,0,00,,,M,,M,,";
   }
   return nmea_sentence(b);
+}
+
+namespace {
+
+// Distances and speeds of TTM/OSD, bounded so that a sentence keeps within 82 characters (a
+// radar's targets are far inside these bounds).
+constexpr double kMaxTargetValue = 999.99;
+constexpr double kMaxTcpaMin = 999.9;
+constexpr size_t kMaxTargetName = 20;
+constexpr size_t kMaxSentence = 82;
+
+double bounded(double v, double hi) {
+  return std::isfinite(v) ? std::clamp(v, 0.0, hi) : 0.0;
+}
+
+void check_number(int number) {
+  SWL_CHECK(number >= 0 && number <= 999,
+            "nmea: target number " + std::to_string(number) + " is outside 0..999");
+}
+
+void check_name(const std::string& name) {
+  SWL_CHECK(name.size() <= kMaxTargetName,
+            "nmea: target name '" + name + "' is over 20 characters");
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    SWL_CHECK(u >= 0x20 && u < 0x7F && std::string_view("$*,!\\^~").find(c) == std::string::npos,
+              "nmea: target name '" + name + "' holds a reserved or non-printable character");
+  }
+}
+
+std::string target_number(int number) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%02d", number);
+  return buf;
+}
+
+std::string checked(std::string sentence) {
+  SWL_CHECK(sentence.size() <= kMaxSentence, "nmea: sentence over 82 characters: " + sentence);
+  return sentence;
+}
+
+}  // namespace
+
+std::string format_ttm(const TrackedTarget& t, std::string_view talker) {
+  check_talker(talker);
+  check_number(t.number);
+  check_name(t.name);
+  SWL_CHECK(t.acquisition == 'A' || t.acquisition == 'M' || t.acquisition == 'R',
+            "nmea: TTM acquisition must be A, M or R");
+  const double tcpa =
+      std::isfinite(t.tcpa_min) ? std::clamp(t.tcpa_min, -kMaxTcpaMin, kMaxTcpaMin) : 0.0;
+  const std::string head =
+      std::string(talker) + "TTM," + target_number(t.number) + "," +
+      fixed(bounded(t.distance, kMaxTargetValue), 2) + "," + fixed(wrap_deg(t.bearing_deg, 1), 1) +
+      "," + (t.bearing_true ? "T" : "R") + "," + fixed(bounded(t.speed, kMaxTargetValue), 2) + "," +
+      fixed(wrap_deg(t.course_deg, 1), 1) + "," + (t.course_true ? "T" : "R") + "," +
+      fixed(bounded(t.cpa_distance, kMaxTargetValue), 2) + "," +
+      fixed(tcpa == 0.0 ? 0.0 : tcpa, 1) + "," + static_cast<char>(t.units) + ",";
+  const std::string tail = std::string(",") + static_cast<char>(t.status) + "," +
+                           (t.reference ? "R" : "") + "," +
+                           (t.has_utc ? hhmmss(t.utc_s_of_day) : "") + "," + t.acquisition;
+  // '$', '*HH' and CR LF take 6 of the 82 characters; the name gives way when numbers are long.
+  const size_t room = kMaxSentence - 6 - std::min(kMaxSentence - 6, head.size() + tail.size());
+  return checked(nmea_sentence(head + t.name.substr(0, room) + tail));
+}
+
+std::string format_tll(const TargetPosition& t, std::string_view talker) {
+  check_talker(talker);
+  check_number(t.number);
+  check_name(t.name);
+  std::string b = std::string(talker) + "TLL," + target_number(t.number) + "," +
+                  lat_field(t.lat_deg) + "," + lon_field(t.lon_deg) + "," + t.name + "," +
+                  (t.has_utc ? hhmmss(t.utc_s_of_day) : "") + "," + static_cast<char>(t.status) +
+                  "," + (t.reference ? "R" : "");
+  return checked(nmea_sentence(b));
+}
+
+std::string format_osd(const OwnShipData& o, std::string_view talker) {
+  check_talker(talker);
+  const std::string_view refs = "BMWRP";
+  SWL_CHECK(refs.find(o.course_ref) != std::string_view::npos &&
+                refs.find(o.speed_ref) != std::string_view::npos,
+            "nmea: OSD course and speed references must be one of B, M, W, R, P");
+  std::string b = std::string(talker) + "OSD," + fixed(wrap_deg(o.heading_deg, 1), 1) + "," +
+                  (o.valid ? "A" : "V") + "," + fixed(wrap_deg(o.course_deg, 1), 1) + "," +
+                  o.course_ref + "," + fixed(bounded(o.speed, kMaxTargetValue), 2) + "," +
+                  o.speed_ref + "," + fixed(wrap_deg(o.set_deg, 1), 1) + "," +
+                  fixed(bounded(o.drift, kMaxTargetValue), 2) + "," + static_cast<char>(o.units);
+  return checked(nmea_sentence(b));
 }
 
 std::string format_nav_update(const NavFix& fix, const NmeaTalkers& talkers) {

@@ -38,6 +38,9 @@ struct Slot {
   int n_plots = 0;  // 1: a one-plot tentative (no filter yet)
   Track::Status status = Track::Status::Acquiring;
   bool manual = false;
+  // Started automatically from a plot whose land was not known, and not yet fed a plot known to
+  // be clear of land: not confirmed until it is, dropped at its first plot next to land.
+  bool land_unconfirmed = false;
   bool dangerous = false;
   bool in_zone = false;
   uint32_t hist = 0;
@@ -66,6 +69,8 @@ struct PendingPlot {
   double angle = 0.0;  // unwrapped sweep angle at which it was seen
   bool gated = false;
   bool consumed = false;
+  bool near_land = false;
+  bool land_unknown = false;
 };
 
 // A scheduled scan. It carries the track's estimate as scheduled (position and velocity at time
@@ -247,6 +252,7 @@ struct Tracker::Impl {
     if (slot_ids.size() < slots.size()) slot_ids.resize(slots.size(), 0);
     slot_ids[std::size_t(slot)] = s.id;
     s.manual = manual;
+    s.land_unconfirmed = !manual && pl.land_unknown;
     s.n_plots = 1;
     s.first = pl.m;
     s.first_t = pl.time_s;
@@ -315,7 +321,8 @@ struct Tracker::Impl {
     if (s.status == Track::Status::Acquiring) {
       const int w = std::min(s.scans, p.confirm_window);
       const int hits = std::popcount(s.hist & low_mask(w));
-      if (hits >= p.confirm_hits && s.n_plots >= 2) {
+      // Not before land is known where it started (its echoes may be a coast's).
+      if (hits >= p.confirm_hits && s.n_plots >= 2 && !s.land_unconfirmed) {
         s.status = Track::Status::Tracked;
         ++stats.tracks_confirmed;
         if (s.in_zone && !s.manual) raise(Alarm::Kind::NewTargetInZone, s.id);
@@ -443,6 +450,15 @@ struct Tracker::Impl {
           imm_init(s.imm, s.first, s.first_t, pl.m, pl.time_s);
         else
           imm_update(s.imm, pl.time_s, pl.m, noise);
+        if (s.land_unconfirmed && !s.manual && pl.near_land && !pl.land_unknown) {
+          // Acquired before the clutter map knew land, and land it is: a coast's or an
+          // island's echo, which automatic acquisition leaves alone.
+          ++stats.land_tracks_dropped;
+          ++stats.tracks_deleted;
+          erase(slot);
+          continue;
+        }
+        if (!pl.near_land && !pl.land_unknown) s.land_unconfirmed = false;
         ++s.n_plots;
         s.hist |= 1u;
         s.last_plot_s = pl.time_s;
@@ -477,7 +493,9 @@ struct Tracker::Impl {
         continue;
       }
       if (pl.gated) continue;  // near a track: a split or a competitor, not a new target
-      const bool allowed = p.auto_acquire_everywhere || in_any_zone(pl.m.z[0], pl.m.z[1]);
+      if (pl.near_land) ++stats.near_land_plots;
+      const bool allowed =
+          !pl.near_land && (p.auto_acquire_everywhere || in_any_zone(pl.m.z[0], pl.m.z[1]));
       if (allowed)
         start_track(pl, false);
       else
@@ -540,6 +558,8 @@ struct Tracker::Impl {
                                tp.bearing_sigma_deg, tp.range_extent_m, tp.azimuth_extent_deg,
                                p.beamwidth_deg, p.range_resolution_m);
       pl.time_s = tp.time_s;
+      pl.near_land = tp.near_land;
+      pl.land_unknown = tp.land_unknown;
       double behind = cw_deg(wrap360(tp.bearing_deg), to);
       if (behind > std::max(width, 180.0)) behind = 0.0;  // just ahead of the sweep
       pl.angle = angle - behind;

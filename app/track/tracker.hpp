@@ -34,6 +34,13 @@ struct TrackPlot {
   double range_extent_m = 0.0;     // the plot's size; beyond a point target's, adds noise
   double azimuth_extent_deg = 0.0;
   int peak = 0;  // strongest cell (informational)
+  // Land lies next to the echo (gpu::Plot::near_land): it updates tracks and can be acquired by
+  // hand, but starts no track by itself (automatic acquisition leaves coasts and islands alone).
+  bool near_land = false;
+  // Whether land is next to it is not known yet (gpu::Plot::land_unknown: the clutter map's first
+  // rotations). Such a plot starts a track, which is confirmed only once a plot known to be clear
+  // of land feeds it, and dropped if one next to land does first.
+  bool land_unknown = false;
 };
 
 // Own ship. When !valid, plots are relative to the radar as if own ship sat still at the origin;
@@ -93,6 +100,9 @@ struct TrackerStats {
   uint64_t refused_capacity = 0;  // tracks not started because capacity was reached
   uint64_t greedy_clusters = 0;   // clusters above exact_cluster_max (greedy assignment)
   uint64_t bad_plots = 0;         // non-finite or negative-sigma plots, skipped
+  uint64_t near_land_plots = 0;   // unassociated plots next to land: not acquired automatically
+  // Automatic tracks started before land was known and then found next to land: deleted.
+  uint64_t land_tracks_dropped = 0;
 };
 
 class Tracker {

@@ -86,7 +86,11 @@ class CpuPipeline final : public Pipeline {
       for (const StageTime& st : lr.times) r.times.push_back({"label:" + st.stage, st.ms});
       labels_ = std::move(lr.labels);
       ScopedStageTimer t(r.times, "plots");
-      r.plots = plots_.extract(r.components, g, frame, params.plot);
+      LandView land;
+      if (params.video.enabled && params.video.clutter_map)
+        land = {video_.land.data(), video_.row_age.data(), video_.azimuths, video_.bins,
+                land_words_per_row(video_.bins)};
+      r.plots = plots_.extract(r.components, g, frame, params.plot, &land);
     }
     result_ = std::move(r);
   }

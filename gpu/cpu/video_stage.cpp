@@ -16,6 +16,7 @@ void VideoState::reset(int az, int b) {
   map_dev.assign(n, 0);
   row_age.assign(size_t(az), 0);
   row_stats.assign(size_t(az) * kVideoBands * kVideoStatFields, 0);
+  land.assign(size_t(az) * size_t(land_words_per_row(b)), 0);
 }
 
 void video_row(const uint8_t* prev, const uint8_t* cur, const uint8_t* next, int bins,
@@ -102,6 +103,8 @@ void video_stage(ThreadPool& pool, const PolarFrame& frame, const VideoSetup& se
                 sea_table.data() + size_t(a / setup.sector_rows) * kVideoBands,
                 st.map_mean.data() + off, st.map_dev.data() + off, age, st.video.data() + off,
                 st.row_stats.data() + size_t(a) * kVideoBands * kVideoStatFields);
+      land_words_row(st.video.data() + off, B,
+                     st.land.data() + size_t(a) * size_t(land_words_per_row(B)));
       if (age < 255) st.row_age[size_t(a)] = uint8_t(age + 1);
     }
   });

@@ -8,6 +8,7 @@
 
 #include "app/common/polar_frame.hpp"
 #include "gpu/cpu/thread_pool.hpp"
+#include "gpu/land_words.hpp"
 #include "gpu/pipeline_types.hpp"
 
 namespace sweepline::gpu::cpu {
@@ -21,6 +22,8 @@ struct VideoState {
   std::vector<uint8_t> row_age;   // azimuths: map updates so far (saturating)
   // azimuths x kVideoBands x kVideoStatFields: each row's band statistics (video_control.hpp)
   std::vector<uint32_t> row_stats;
+  // azimuths x land_words_per_row(bins): the land mask a bit per 8 cells (gpu/land_words.hpp)
+  std::vector<uint32_t> land;
   void reset(int azimuths, int bins);  // everything zero
 };
 

@@ -132,6 +132,7 @@ class CudaPipelineImpl final : public CudaPipeline {
       // What the plot extractor needs once the components are in (finish_pending).
       plot_geometry_ = display_geometry(params, frame);
       plot_params_ = params.plot;
+      plot_video_ = params.video.enabled;
       plot_frame_.azimuths = frame.azimuths;
       plot_frame_.range_bins = frame.range_bins;
       plot_frame_.range_m = frame.range_m;
@@ -240,6 +241,19 @@ class CudaPipelineImpl final : public CudaPipeline {
       for (int i = 0; i < parts_; ++i) count += int(parts_n_[i] / size_t(bins_));
     }
     launch_video(su, b, first, count, s);
+    if (su.clutter_map) {
+      // The land words for the plots' near-land flags: a bit per 8 cells, copied whole (256 KB
+      // at 4096 x 4096) behind the stage; read with the components in mark().
+      launch_land_words(video_.video.get(), frame.azimuths, frame.range_bins, first, count,
+                        video_.land.get(), s);
+      SWL_CUDA_CHECK(cudaMemcpyAsync(h_land_.get(), video_.land.get(),
+                                     video_.land.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                     s));
+      // The row ages after the stage counted this frame (as the CPU's after video_stage).
+      SWL_CUDA_CHECK(cudaMemcpyAsync(h_row_age_.get(), video_.row_age.get(), size_t(frame.azimuths),
+                                     cudaMemcpyDeviceToHost, s));
+    }
+    land_valid_ = su.clutter_map;
     SWL_CUDA_CHECK(cudaMemcpyAsync(h_sector_stats_.get(), video_.sector_stats.get(),
                                    video_.sector_stats.size() * sizeof(uint64_t),
                                    cudaMemcpyDeviceToHost, s));
@@ -250,6 +264,11 @@ class CudaPipelineImpl final : public CudaPipeline {
     cudaStream_t s = stream_.get();
     video_.reset(frame.azimuths, frame.range_bins, s);
     h_sector_stats_.resize(video_.sector_stats.size());
+    h_land_.resize(video_.land.size());
+    h_row_age_.resize(size_t(frame.azimuths));
+    land_azimuths_ = frame.azimuths;
+    land_bins_ = frame.range_bins;
+    land_valid_ = false;
     stats_ = VideoStats{};
     stats_pending_ = false;
     plots_.reset();
@@ -342,7 +361,12 @@ class CudaPipelineImpl final : public CudaPipeline {
       result_.components = std::move(lr.components);
       for (const StageTime& st : lr.times) times.push_back({"label:" + st.stage, st.ms});
       ScopedStageTimer t(times, "plots");
-      result_.plots = plots_.extract(result_.components, plot_geometry_, plot_frame_, plot_params_);
+      LandView land;
+      if (land_valid_ && plot_video_)
+        land = {h_land_.get(), h_row_age_.get(), land_azimuths_, land_bins_,
+                land_words_per_row(land_bins_)};
+      result_.plots =
+          plots_.extract(result_.components, plot_geometry_, plot_frame_, plot_params_, &land);
     }
     if (stats_pending_) {
       stats_pending_ = false;
@@ -373,6 +397,12 @@ class CudaPipelineImpl final : public CudaPipeline {
   // The video stage (video_kernels.hpp) and what it keeps between frames.
   VideoDeviceState video_;
   PinnedBuffer<uint64_t> h_sector_stats_;
+  // The land words of the last video stage (valid when it ran with the clutter map).
+  PinnedBuffer<uint32_t> h_land_;
+  PinnedBuffer<uint8_t> h_row_age_;
+  int land_azimuths_ = 0, land_bins_ = 0;
+  bool land_valid_ = false;
+  bool plot_video_ = false;  // the pending frame's plots come after the video stage
   std::vector<uint8_t> sea_table_;
   VideoStats stats_;
   bool stats_pending_ = false;

@@ -4,6 +4,7 @@
 
 #include "app/common/check.hpp"
 #include "gpu/cuda/cuda_check.hpp"
+#include "gpu/land_words.hpp"
 #include "gpu/video_math.hpp"
 
 namespace sweepline::gpu::cuda {
@@ -331,6 +332,28 @@ __global__ void sector_kernel(VideoBuffers b, int azimuths, int sector_rows, int
   }
 }
 
+// One warp a word: lane l reads cells 8l .. 8l + 7 of the word's 256 (one 8-byte load when the
+// row allows it), and the ballot of "any land" is the word.
+__global__ void land_words_kernel(const uint8_t* video, int azimuths, int bins, int first,
+                                  int count, int words_per_row, uint32_t* land) {
+  const int warp = int((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = int(threadIdx.x % 32);
+  if (warp >= count * words_per_row) return;  // whole warps: blockDim is a multiple of 32
+  const int a = (first + warp / words_per_row) % azimuths, w = warp % words_per_row;
+  const uint8_t* row = video + size_t(a) * size_t(bins);
+  const int c = w * kLandWordCells + lane * kLandGroupCells;
+  bool any = false;
+  if (c + kLandGroupCells <= bins && (bins % 8) == 0) {
+    const uint2 v = *reinterpret_cast<const uint2*>(row + c);
+    for (int i = 0; i < 4; ++i)
+      any |= ((v.x >> (8 * i)) & 0xFFu) == uint32_t(kVideoLand) ||
+             ((v.y >> (8 * i)) & 0xFFu) == uint32_t(kVideoLand);
+  } else {
+    for (int i = 0; i < kLandGroupCells && c + i < bins; ++i) any |= row[c + i] == kVideoLand;
+  }
+  const uint32_t word = __ballot_sync(0xFFFFFFFFu, any);
+  if (lane == 0) land[size_t(a) * size_t(words_per_row) + size_t(w)] = word;
+}
+
 }  // namespace
 
 void VideoDeviceState::reset(int azimuths, int bins, cudaStream_t stream) {
@@ -347,6 +370,8 @@ void VideoDeviceState::reset(int azimuths, int bins, cudaStream_t stream) {
   SWL_CUDA_CHECK(cudaMemsetAsync(row_age.get(), 0, az, stream));
   SWL_CUDA_CHECK(cudaMemsetAsync(row_parity.get(), 0, az, stream));
   SWL_CUDA_CHECK(cudaMemsetAsync(row_stats.get(), 0, row_stats.size() * sizeof(uint32_t), stream));
+  land.resize(az * size_t(land_words_per_row(bins)));
+  SWL_CUDA_CHECK(cudaMemsetAsync(land.get(), 0, land.size() * sizeof(uint32_t), stream));
 }
 
 VideoBuffers VideoDeviceState::buffers(const uint8_t* d_polar) {
@@ -380,6 +405,18 @@ void launch_video(const VideoSetup& su, const VideoBuffers& b, int first, int co
   }
   sector_kernel<<<kVideoSectors, kVideoBands * kVideoStatFields, 0, stream>>>(
       b, su.azimuths, su.sector_rows, first, std::max(0, count));
+  SWL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_land_words(const uint8_t* video, int azimuths, int bins, int first, int count,
+                       uint32_t* land, cudaStream_t stream) {
+  count = std::min(count, azimuths);
+  if (count <= 0 || bins <= 0) return;
+  constexpr int kBlock = 256;  // 8 warps, 8 words
+  const int wpr = land_words_per_row(bins);
+  const int64_t threads = int64_t(count) * wpr * 32;
+  land_words_kernel<<<unsigned((threads + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
+      video, azimuths, bins, first, count, wpr, land);
   SWL_CUDA_CHECK_LAUNCH();
 }
 

@@ -34,6 +34,7 @@ struct VideoDeviceState {
   DeviceBuffer<uint16_t> map[2];
   DeviceBuffer<uint32_t> row_stats;
   DeviceBuffer<uint64_t> sector_stats;
+  DeviceBuffer<uint32_t> land;  // azimuths x land_words_per_row(bins) (gpu/land_words.hpp)
   void reset(int azimuths, int bins, cudaStream_t stream);
   VideoBuffers buffers(const uint8_t* d_polar);
 };
@@ -45,5 +46,10 @@ int video_chunk_cells(int band_bins);
 
 void launch_video(const VideoSetup& setup, const VideoBuffers& b, int first, int count,
                   cudaStream_t stream);
+
+// The land words (gpu/land_words.hpp) of rows [first, first + count) (wrapping through north)
+// from the processed video, as land_words_row() does on the host.
+void launch_land_words(const uint8_t* video, int azimuths, int bins, int first, int count,
+                       uint32_t* land, cudaStream_t stream);
 
 }  // namespace sweepline::gpu::cuda

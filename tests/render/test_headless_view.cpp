@@ -139,11 +139,12 @@ TEST(HeadlessView, BundledCaptureMatchesTheGoldenImage) {
   compare(r.image, golden, kPixelTol, frac, mean);
   // The golden image was rendered by Mesa's llvmpipe (as on CI). Another GL implementation
   // rasterises the antialiased text and lines differently: on the H100 (NVIDIA EGL) 1.0 % of the
-  // pixels differ, mean 1.35 levels, so there the bounds are 2 % and 2 levels.
+  // pixels differed, mean 1.35 levels; with the range rings' labels on plates, on the H200, mean
+  // 2.03 levels. There the bounds are 2 % and 2.5 levels.
   const bool mesa =
       r.report.value("gl_renderer", std::string()).find("llvmpipe") != std::string::npos;
   EXPECT_LE(frac, mesa ? kMaxDifferingFraction : 0.02) << "mean diff " << mean;
-  EXPECT_LE(mean, mesa ? kMaxMeanDiff : 2.0);
+  EXPECT_LE(mean, mesa ? kMaxMeanDiff : 2.5);
 }
 
 TEST(HeadlessView, BundledCaptureComponentsMatchTheSimulatorTruth) {

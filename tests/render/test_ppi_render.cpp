@@ -147,6 +147,8 @@ TEST(PpiRender, LayersComposeWithTheirOpacity) {
               {mix(bg.r, 0.25f * k, 0.5f), mix(bg.g, 0.75f * k, 0.5f), mix(bg.b, 1.0f * k, 0.5f)},
               2, "binary at 0.5");
 
+  // A component seen for the first time keeps its label as its identity, hence its colour
+  // (render/stable_labels.hpp).
   const uint32_t lc = gpu::label_colour(7);
   const float lr = float(lc & 0xFF) / 255, lg = float((lc >> 8) & 0xFF) / 255,
               lb = float((lc >> 16) & 0xFF) / 255;
@@ -198,20 +200,20 @@ TEST(PpiRender, RealTimeAfterglowDecaysAtItsRate) {
               "after reset");
 }
 
-TEST(PpiView, ZoomKeepsThePointUnderTheCursor) {
+TEST(PpiView, RangeScaleIsTheDisplayedRadius) {
   PpiView v;
   v.reset({100, 50, 800, 600}, 22224);
-  const WorldPoint before = v.screen_to_world(300, 200);
-  v.zoom_at(300, 200, 3.0);
-  const WorldPoint after = v.screen_to_world(300, 200);
-  EXPECT_NEAR(before.east, after.east, 1e-6);
-  EXPECT_NEAR(before.north, after.north, 1e-6);
-  EXPECT_NEAR(v.zoom(), 3.0, 1e-9);
+  // The display circle: radius 300 - 46 px about the rectangle's centre (500, 350).
+  EXPECT_NEAR(v.radius_px(), 254.0, 1e-9);
+  EXPECT_NEAR(v.px_per_m() * v.range_scale_m(), v.radius_px(), 1e-9);
   float x = 0, y = 0;
-  v.world_to_screen({1000, 2000}, x, y);
+  v.world_to_screen({0, 22224}, x, y);  // the range scale due north: the circle's top
+  EXPECT_NEAR(x, 500, 1e-3);
+  EXPECT_NEAR(y, 350 - 254, 1e-3);
+  v.set_range_scale(22224 / 3.0);
+  EXPECT_NEAR(v.px_per_m(), 3 * 254.0 / 22224, 1e-12);
   const WorldPoint back = v.screen_to_world(x, y);
-  EXPECT_NEAR(back.east, 1000, 1e-3);
-  EXPECT_NEAR(back.north, 2000, 1e-3);
+  EXPECT_NEAR(back.north, 22224 / 3.0, 1e-6);
   // Dragging right moves the picture right: the world under a fixed pixel moves west.
   const WorldPoint c0 = v.screen_to_world(500, 350);
   v.pan(10, 0);
@@ -228,12 +230,14 @@ TEST(PpiView, OffCentreShowsMoreAhead) {
   float cy = 0, ay = 0, x = 0;
   centred.world_to_screen({0, 0}, x, cy);
   ahead.world_to_screen({0, 0}, x, ay);
-  EXPECT_GT(ay, cy + 100);  // the radar moves down when looking north
-  EXPECT_GT(ahead.px_per_m(), centred.px_per_m());
+  // The radar moves down (astern) when looking north, by 0.6 of the radius, the scale unchanged.
+  EXPECT_NEAR(ay - cy, kOffCentreFraction * centred.radius_px(), 1e-3);
+  EXPECT_NEAR(ahead.px_per_m(), centred.px_per_m(), 1e-12);
 }
 
 TEST(Overlays, RingSpacingIsANiceStep) {
   EXPECT_NEAR(ui::ring_spacing_m(12 * 1852.0, 0), 2 * 1852.0, 1e-6);
   EXPECT_NEAR(ui::ring_spacing_m(3 * 1852.0, 0), 0.5 * 1852.0, 1e-6);
+  EXPECT_NEAR(ui::ring_spacing_m(0.75 * 1852.0, 0), 0.25 * 1852.0, 1e-6);
   EXPECT_NEAR(ui::ring_spacing_m(12 * 1852.0, 926), 926, 1e-9);
 }

@@ -182,7 +182,8 @@ TEST(TrackPick, NearestSymbolWithinTheRadius) {
   const PlaneToDisplay f = plane_to_display(ground_view());
   render::PpiView view;
   view.reset({0, 0, 1000, 1000}, 10000);  // radar at (500, 500)
-  view.set({0, 0}, 0.1);                  // 10 m a pixel
+  const double radius_px = render::PpiView::display_radius_px(view.rect());
+  view.set_range_scale(radius_px / 0.1);  // 10 m a pixel
   // Track 1 dead ahead 1 km: screen (500, 400); track 2 dead ahead 1.1 km: (500, 390).
   std::vector<track::Track> tracks = {make_track(1, 2000, 2000, track::Track::Status::Tracked),
                                       make_track(2, 2100, 2000, track::Track::Status::Lost)};
@@ -191,7 +192,7 @@ TEST(TrackPick, NearestSymbolWithinTheRadius) {
   EXPECT_EQ(pick_track(tracks, f, view, 530, 400, 10), std::nullopt);
   EXPECT_EQ(pick_track({}, f, view, 500, 400, 10), std::nullopt);
   // Zoomed in 4x about the radar, the same screen point is 250 m ahead: nothing there.
-  view.set({0, 0}, 0.4);
+  view.set_range_scale(radius_px / 0.4);
   EXPECT_EQ(pick_track(tracks, f, view, 500, 400, 10), std::nullopt);
   EXPECT_EQ(pick_track(tracks, f, view, 500, 100, 10), std::optional<int>(1));
 }

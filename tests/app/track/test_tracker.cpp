@@ -190,6 +190,65 @@ TEST(TrackAcquire, ManualAcquireWithoutZones) {
   EXPECT_EQ(tr.acquire(tracks[0].x_m, tracks[0].y_m), id);
 }
 
+TEST(TrackAcquire, PlotsNextToLandStartNoTrackButFeedOne) {
+  SimRadar radar;
+  radar.targets = {at_polar(5000, 300, 90, 8), at_polar(7000, 120, 0, 10)};
+  radar.targets[1].near_land = true;
+  Tracker tr;
+  radar.rotate(tr, 5);
+  std::vector<Track> tracks;
+  tr.tracks(tracks);
+  ASSERT_EQ(tracks.size(), 1u);  // the open-water target only
+  double x, y, vx, vy;
+  truth_at(radar.targets[0], radar.t, x, y, vx, vy);
+  EXPECT_LT(std::hypot(tracks[0].x_m - x, tracks[0].y_m - y), 200);
+  EXPECT_GT(tr.stats().near_land_plots, 0u);
+  // By hand it is acquired, and then its plots (still next to land) keep it.
+  truth_at(radar.targets[1], radar.t, x, y, vx, vy);
+  const auto id = tr.acquire(x, y);
+  ASSERT_TRUE(id);
+  radar.rotate(tr, 6);
+  tr.tracks(tracks);
+  ASSERT_EQ(tracks.size(), 2u);
+  for (const Track& t : tracks) EXPECT_EQ(t.status, Track::Status::Tracked) << t.id;
+  // A target that moves next to land keeps its track.
+  radar.targets[0].near_land = true;
+  radar.rotate(tr, 6);
+  tr.tracks(tracks);
+  EXPECT_EQ(tracks.size(), 2u);
+  for (const Track& t : tracks) EXPECT_EQ(t.status, Track::Status::Tracked) << t.id;
+}
+
+TEST(TrackAcquire, ATrackStartedBeforeLandWasKnownIsDroppedAtLand) {
+  // Both start while land is unknown (the clutter map's first rotations), and stay acquiring
+  // however often they are seen. Then the map knows: one is next to land (a coast): dropped;
+  // the other in open water: confirmed, and kept when it later passes next to land.
+  SimRadar radar;
+  radar.targets = {at_polar(5000, 300, 90, 8), at_polar(7000, 120, 0, 10)};
+  for (SimTarget& s : radar.targets) s.land_unknown = true;
+  Tracker tr;
+  radar.rotate(tr, 6);
+  std::vector<Track> tracks;
+  tr.tracks(tracks);
+  ASSERT_EQ(tracks.size(), 2u);
+  for (const Track& t : tracks) EXPECT_EQ(t.status, Track::Status::Acquiring) << t.id;
+  for (SimTarget& s : radar.targets) s.land_unknown = false;
+  radar.targets[1].near_land = true;
+  radar.rotate(tr, 2);
+  tr.tracks(tracks);
+  ASSERT_EQ(tracks.size(), 1u);
+  EXPECT_NEAR(tracks[0].bearing_deg, 300, 2);
+  EXPECT_EQ(tr.stats().land_tracks_dropped, 1u);
+  const int id = tracks[0].id;
+  radar.targets[0].near_land = true;
+  radar.rotate(tr, 4);
+  tr.tracks(tracks);
+  ASSERT_EQ(tracks.size(), 1u);
+  EXPECT_EQ(tracks[0].id, id);
+  EXPECT_EQ(tracks[0].status, Track::Status::Tracked);
+  EXPECT_EQ(tr.stats().land_tracks_dropped, 1u);
+}
+
 TEST(TrackAcquire, CapacityIsEnforcedAndCounted) {
   SimRadar radar;
   for (int i = 0; i < 10; ++i) radar.targets.push_back(at_polar(2000 + 500 * i, 36 * i));

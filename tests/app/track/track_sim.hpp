@@ -19,6 +19,8 @@ struct SimTarget {
   double turn_rad_s = 0.0;              // constant turn rate from turn_start_s
   double turn_start_s = 1e30;
   bool visible = true;
+  bool near_land = false;     // its plots say land is next to them
+  bool land_unknown = false;  // its plots say land is not known yet
 };
 
 // Truth at time t (straight, then a constant-rate turn from turn_start_s).
@@ -112,6 +114,8 @@ struct SimRadar {
       const double tt = t + dt * off / width;
       truth_at(s, tt, x, y, vx, vy);
       plots.push_back(make_plot(tt, x, y));
+      plots.back().near_land = s.near_land;
+      plots.back().land_unknown = s.land_unknown;
     }
     const int clutter =
         int(std::lround(clutter_fraction * double(targets.size()) / calls_per_rotation));

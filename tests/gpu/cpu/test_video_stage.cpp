@@ -149,6 +149,10 @@ TEST(VideoStage, MatchesTheOracleFrameAfterFrame) {
   std::vector<uint8_t> sea;
   VideoParams vp;
   vp.enabled = true;
+  // The land words of the processed rows (gpu/land_words.hpp) from the oracle's video; other
+  // rows keep theirs. The row ages the plots read with them are the oracle's.
+  const int wpr = land_words_per_row(B);
+  std::vector<uint32_t> want(size_t(A) * size_t(wpr), 0);
   for (int k = 0; k < 12; ++k) {
     PolarFrame f = scene(A, B, range_m, 100 + uint32_t(k));
     // Full frames, then spans that wrap through north, then a manual-knob frame.
@@ -165,6 +169,12 @@ TEST(VideoStage, MatchesTheOracleFrameAfterFrame) {
     stats = video_stats(sector_sums(st.row_stats, A));
     ASSERT_EQ(st.video, o.video) << "frame " << k;
     ASSERT_EQ(st.row_stats, o.stats) << "frame " << k;
+    for (int i = 0; i < std::min(f.dirty.count, A); ++i) {
+      const int a = (f.dirty.first + i) % A;
+      land_words_row(o.video.data() + size_t(a) * B, B, want.data() + size_t(a) * wpr);
+    }
+    ASSERT_EQ(st.land, want) << "frame " << k;
+    for (int a = 0; a < A; ++a) ASSERT_EQ(int(st.row_age[size_t(a)]), o.age[size_t(a)]) << a;
     for (size_t i = 0; i < o.mean.size(); ++i) {
       ASSERT_EQ(int(st.map_mean[i]), o.mean[i]) << "frame " << k << " cell " << i;
       ASSERT_EQ(int(st.map_dev[i]), o.dev[i]) << "frame " << k << " cell " << i;

@@ -9,6 +9,7 @@
 
 #include "app/sim/scene.hpp"
 #include "gpu/backend/make_pipeline.hpp"
+#include "gpu/video_tuning.hpp"
 #include "tests/support/frames.hpp"
 #include "tests/support/gpu_skip.hpp"
 #include "tests/support/image_compare.hpp"
@@ -23,6 +24,8 @@ void expect_same_plots(const FrameResult& a, const FrameResult& b, int frame) {
     EXPECT_NEAR(a.plots[i].range_m, b.plots[i].range_m, 1e-6) << "frame " << frame;
     EXPECT_NEAR(a.plots[i].bearing_deg, b.plots[i].bearing_deg, 1e-6) << "frame " << frame;
     EXPECT_EQ(a.plots[i].time_s, b.plots[i].time_s) << "frame " << frame;
+    EXPECT_EQ(a.plots[i].near_land, b.plots[i].near_land) << "frame " << frame;
+    EXPECT_EQ(a.plots[i].land_unknown, b.plots[i].land_unknown) << "frame " << frame;
   }
 }
 
@@ -75,6 +78,19 @@ TEST(GpuVideo, SimulatedScenesMatchTheCpuFrameAfterFrame) {
       ASSERT_EQ(test::max_diff(cpu->scan_image(), gpu->scan_image()), 0) << name << " frame " << k;
       EXPECT_EQ(rc.count, rg.count) << name << " frame " << k;
       expect_same_plots(rc, rg, k);
+      // Until the clutter map has seen every row kLandMinAge times, land is unknown for every
+      // plot; after, it is known, and the open water's plots are not near land.
+      const auto unknown = std::count_if(rc.plots.begin(), rc.plots.end(),
+                                         [](const Plot& pl) { return pl.land_unknown; });
+      const auto near = std::count_if(rc.plots.begin(), rc.plots.end(),
+                                      [](const Plot& pl) { return pl.near_land; });
+      if (k + 1 < kLandMinAge) {
+        EXPECT_EQ(size_t(unknown), rc.plots.size()) << name << " " << k;
+      }
+      if (k == 6) {
+        EXPECT_EQ(unknown, 0) << name;
+        EXPECT_LT(size_t(near), rc.plots.size()) << name;
+      }
       scene.next_rotation();
     }
   }
