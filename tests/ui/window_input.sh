@@ -38,7 +38,9 @@ shot() { touch "$out/go_\$1"; until [ -s "$out/inp_\$1.png" ]; do sleep 0.05; do
   --size 1024 --width 1200 --height 800 --script script.txt > "$out/app.log" 2>&1 &
 app=\$!
 trap 'kill \$app 2> /dev/null || true' EXIT
-wait_state "s['processing']['frames_processed'] >= 2" 120 "frames processed"
+# A whole rotation on the PPI first: the wheel then changes video everywhere in the compared box
+# (paused within the first rotation, its left half would still be empty at any range scale).
+wait_state "s['source']['shown_rotation'] >= 1 and s['processing']['frames_processed'] >= 2" 120 "a whole rotation shown"
 touch "$out/go_pause"
 wait_state "s['source']['paused']" 30 "the replay paused"
 wait_state "not s['processing']['in_flight']" 30 "the last frame collected"
