@@ -19,6 +19,12 @@ const CLI::Option* own_option(const CLI::App& app, const std::string& token) {
 std::vector<std::string> with_default_subcommand(const CLI::App& app,
                                                  const std::vector<std::string>& args,
                                                  const std::string& name) {
+  // A default that checks nothing (the view of a build without the GUI takes any argument)
+  // would swallow a mistyped option: then the options stay the program's, refused as such.
+  const CLI::App* def = nullptr;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->check_name(name)) def = sub;
+  if (!def || def->get_allow_extras()) return args;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") break;
