@@ -10,6 +10,7 @@
 #include "app/cli/command.hpp"
 #include "app/cli/default_command.hpp"
 #include "app/cli/option_checks.hpp"
+#include "app/common/allocator.hpp"
 #include "app/common/check.hpp"
 #include "app/common/logging.hpp"
 #include "sweepline/version.hpp"
@@ -19,6 +20,7 @@
 
 int main(int argc, char** argv) {
   using namespace sweepline;
+  keep_frame_memory();
   CLI::App app{"Sweepline: real-time radar video display and plot extractor"};
   app.set_version_flag("--version", std::string("sweepline ") + kVersion);
   std::string log_level = "info";

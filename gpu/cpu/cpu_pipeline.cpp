@@ -37,7 +37,9 @@ class CpuPipeline final : public Pipeline {
     }
     {
       ScopedStageTimer t(r.times, "scan");
-      cpu::scan_convert(pool_, setup, polar, params.scan, scan_);
+      // The rows the frame changed are the only rows of the video (or of the frame) that
+      // differ from the last call's.
+      scan_conv_.run(pool_, setup, polar, params.scan, scan_, &frame.dirty);
     }
     {
       ScopedStageTimer t(r.times, "denoise");
@@ -58,7 +60,7 @@ class CpuPipeline final : public Pipeline {
         case DenoiseMode::Cfar:
           cpu::cfar_polar(pool_, frame, params.cfar_guard, params.cfar_train, params.cfar_pfa,
                           mask_);
-          cpu::scan_convert(pool_, setup, mask_.data(), params.scan, denoised_);
+          cfar_conv_.run(pool_, setup, mask_.data(), params.scan, denoised_);
           break;
       }
     }
@@ -103,6 +105,7 @@ class CpuPipeline final : public Pipeline {
 
  private:
   ThreadPool pool_;
+  cpu::ScanConverter scan_conv_, cfar_conv_;
   FrameResult result_;
   Image8 scan_, denoised_, binary_;
   ImageI32 labels_;

@@ -4,6 +4,11 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "gpu/cpu/stage_tables.hpp"
 
@@ -53,36 +58,202 @@ void az_pyramid(ThreadPool& pool, const uint8_t* polar, int azimuths, int bins, 
   block_max(pool, out, out + size_t(n1) * b, n2, kAzBlock2 / kAzBlock1, b);  // level 2
 }
 
-void scan_convert(ThreadPool& pool, const ScanSetup& s, const uint8_t* polar, ScanMode mode,
-                  Image8& out) {
-  if (out.width != s.width || out.height != s.height) out = Image8(s.width, s.height);
-  std::vector<uint8_t> pyramid;
-  AzPyramid pyr;
-  if (mode == ScanMode::MaxHold) {
-    pyramid.resize(az_pyramid_cells(s.azimuths, s.bins));
-    az_pyramid(pool, polar, s.azimuths, s.bins, pyramid.data());
-    pyr.l1 = pyramid.data();
-    pyr.l2 = pyramid.data() + size_t(s.azimuths / kAzBlock1) * size_t(s.bins);
+namespace {
+
+constexpr int kLanes = 16;  // bytes a vector max takes at once (SSE2)
+
+// The maximum over the cells of one span, gathered a vector of range bins at a time: for every
+// azimuth step (a pyramid block where one lies wholly inside the span, else a single row, as
+// swl_span_max steps) the span's range bins of that row are one contiguous run.
+inline uint8_t span_max(const ScanSetup& s, const uint8_t* polar, const uint8_t* polar_end,
+                        AzPyramid pyr, const ScanConverter::Span& sp) {
+  const int r0 = sp.r0, len = sp.r1 - sp.r0 + 1;
+  const size_t b = size_t(s.bins);
+#if defined(__SSE2__)
+  static const std::array<uint8_t, 2 * kLanes> kMask = [] {
+    std::array<uint8_t, 2 * kLanes> m{};
+    for (int i = 0; i < kLanes; ++i) m[size_t(i)] = 0xFF;
+    return m;
+  }();
+  __m128i acc = _mm_setzero_si128();
+  // Cells r0 .. r0 + 15 of a row, or the row's last cells where a 16-byte load would run off the
+  // end of the frame (only the last row can: the others run into the next row, masked off).
+  auto load = [&](const uint8_t* row) {
+    const uint8_t* p = row + r0;
+    if (p + kLanes <= polar_end || row < polar || row >= polar_end)
+      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    alignas(16) uint8_t tmp[kLanes] = {};
+    std::memcpy(tmp, p, size_t(polar_end - p));
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(tmp));
+  };
+  // Runs longer than a vector: whole vectors from r0, the last one ending at r1 (overlapping).
+  auto wide = [&](const uint8_t* row) {
+    __m128i m = _mm_setzero_si128();
+    for (int k = 0; k + kLanes <= len; k += kLanes)
+      m = _mm_max_epu8(m, _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + r0 + k)));
+    return _mm_max_epu8(m,
+                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + r0 + len - kLanes)));
+  };
+#else
+  unsigned m = 0;
+#endif
+  int a = sp.a0, left = int(sp.na_minus_1) + 1;
+  while (left > 0) {
+    const uint8_t* row;
+    if ((a % kAzBlock2) == 0 && left >= kAzBlock2 && a + kAzBlock2 <= s.azimuths) {
+      row = pyr.l2 + size_t(a / kAzBlock2) * b;
+      a += kAzBlock2;
+      left -= kAzBlock2;
+    } else if ((a % kAzBlock1) == 0 && left >= kAzBlock1 && a + kAzBlock1 <= s.azimuths) {
+      row = pyr.l1 + size_t(a / kAzBlock1) * b;
+      a += kAzBlock1;
+      left -= kAzBlock1;
+    } else {
+      row = polar + size_t(a) * b;
+      ++a;
+      --left;
+    }
+#if defined(__SSE2__)
+    acc = _mm_max_epu8(acc, len <= kLanes ? load(row) : wide(row));
+#else
+    for (int r = 0; r < len; ++r) m = std::max<unsigned>(m, row[r0 + r]);
+#endif
+    if (a == s.azimuths) a = 0;
   }
+#if defined(__SSE2__)
+  if (len < kLanes)
+    acc = _mm_and_si128(
+        acc, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kMask.data() + kLanes - len)));
+  acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 8));
+  acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 4));
+  acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 2));
+  acc = _mm_max_epu8(acc, _mm_srli_si128(acc, 1));
+  return uint8_t(_mm_cvtsi128_si32(acc) & 0xFF);
+#else
+  return uint8_t(m);
+#endif
+}
+
+bool same_setup(const ScanSetup& a, const ScanSetup& b) {
+  return a.width == b.width && a.height == b.height && a.azimuths == b.azimuths &&
+         a.bins == b.bins && a.east0 == b.east0 && a.north0 == b.north0 && a.step == b.step &&
+         a.footprint == b.footprint && a.az_per_rad == b.az_per_rad;
+}
+
+}  // namespace
+
+void ScanConverter::plan(ThreadPool& pool, const ScanSetup& s) {
+  if (planned_ && same_setup(s, setup_)) return;
+  spans_.resize(size_t(s.width) * size_t(s.height));
+  pool.parallel_for(s.height, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < s.width; ++x) {
+        Span& e = spans_[size_t(y) * size_t(s.width) + size_t(x)];
+        const PixelPolar p = swl_pixel_polar(s, x, y);
+        if (!(p.u < float(s.bins))) {  // swl_max_hold's test: past the range
+          e = {1, 0, 0, 0};
+          continue;
+        }
+        const PixelSpan sp = swl_pixel_span(s, p);
+        e = {uint16_t(sp.r0), uint16_t(sp.r1), uint16_t(sp.a0), uint16_t(sp.na - 1)};
+      }
+  });
+  // The last pyramid row is read a whole vector at a time too.
+  pyramid_.assign(az_pyramid_cells(s.azimuths, s.bins) + kLanes, 0);
+  setup_ = s;
+  planned_ = true;
+}
+
+void ScanConverter::run(ThreadPool& pool, const ScanSetup& s, const uint8_t* polar, ScanMode mode,
+                        Image8& out, const RowSpan* changed) {
+  if (out.width != s.width || out.height != s.height) out = Image8(s.width, s.height);
+  if (mode != ScanMode::MaxHold) {
+    last_out_ = nullptr;  // out no longer holds a max-hold image
+    pool.parallel_for(s.height, [&](int y0, int y1) {
+      for (int y = y0; y < y1; ++y) {
+        uint8_t* row = out.row(y);
+        for (int x = 0; x < s.width; ++x) {
+          const PixelPolar p = swl_pixel_polar(s, x, y);
+          row[x] = mode == ScanMode::Nearest ? swl_nearest(s, polar, p)
+                                             : to_level(swl_bilinear(s, polar, p));
+        }
+      }
+    });
+    return;
+  }
+  const int A = s.azimuths;
+  const bool same =
+      planned_ && same_setup(s, setup_) && polar == last_polar_ && out.pixels.data() == last_out_;
+  plan(pool, s);
+  // Rows first .. first + count - 1 (mod A) changed; count >= A: all of them.
+  int first = 0, count = A;
+  if (same && changed) {
+    first = ((changed->first % A) + A) % A;
+    count = std::clamp(changed->count, 0, A);
+  }
+  last_polar_ = polar;
+  last_out_ = out.pixels.data();
+  if (count == 0) return;
+  const size_t b = size_t(s.bins);
+  const int n1 = A / kAzBlock1, n2 = A / kAzBlock2;
+  uint8_t* l1 = pyramid_.data();
+  uint8_t* l2 = pyramid_.data() + size_t(n1) * b;
+  if (count >= A) {
+    az_pyramid(pool, polar, A, s.bins, pyramid_.data());
+  } else {
+    // The blocks of each level that hold a changed row, level 1 before level 2.
+    std::vector<int> blocks1, blocks2;
+    for (int i = 0; i < count; i += 1) {
+      const int a = (first + i) % A;
+      if (a / kAzBlock1 < n1 && (blocks1.empty() || blocks1.back() != a / kAzBlock1))
+        blocks1.push_back(a / kAzBlock1);
+      if (a / kAzBlock2 < n2 && (blocks2.empty() || blocks2.back() != a / kAzBlock2))
+        blocks2.push_back(a / kAzBlock2);
+    }
+    auto redo = [&](const std::vector<int>& blocks, const uint8_t* src, uint8_t* dst, int per) {
+      pool.parallel_for(int(blocks.size()), [&](int i0, int i1) {
+        for (int i = i0; i < i1; ++i) {
+          const int k = blocks[size_t(i)];
+          uint8_t* d = dst + size_t(k) * b;
+          std::copy(src + size_t(k * per) * b, src + size_t(k * per + 1) * b, d);
+          for (int j = k * per + 1; j < (k + 1) * per; ++j) {
+            const uint8_t* row = src + size_t(j) * b;
+            for (size_t r = 0; r < b; ++r) d[r] = std::max(d[r], row[r]);
+          }
+        }
+      });
+    };
+    redo(blocks1, polar, l1, kAzBlock1);
+    redo(blocks2, l1, l2, kAzBlock2 / kAzBlock1);
+  }
+  AzPyramid pyr;
+  pyr.l1 = l1;
+  pyr.l2 = l2;
+  const uint8_t* polar_end = polar + size_t(A) * b;
+  // A pixel is redone when its azimuths meet the changed rows: two arcs of the circle meet when
+  // either one's start lies in the other.
+  const bool all = count >= A;
+  auto meets = [&](const Span& e) {
+    const int na = int(e.na_minus_1) + 1;
+    return all || na >= A || (e.a0 - first + A) % A < count || (first - e.a0 + A) % A < na;
+  };
   pool.parallel_for(s.height, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
       uint8_t* row = out.row(y);
+      const Span* e = spans_.data() + size_t(y) * size_t(s.width);
       for (int x = 0; x < s.width; ++x) {
-        const PixelPolar p = swl_pixel_polar(s, x, y);
-        switch (mode) {
-          case ScanMode::Nearest:
-            row[x] = swl_nearest(s, polar, p);
-            break;
-          case ScanMode::Bilinear:
-            row[x] = to_level(swl_bilinear(s, polar, p));
-            break;
-          case ScanMode::MaxHold:
-            row[x] = swl_max_hold(s, polar, pyr, p);
-            break;
-        }
+        if (e[x].r0 > e[x].r1)
+          row[x] = 0;
+        else if (meets(e[x]))
+          row[x] = span_max(s, polar, polar_end, pyr, e[x]);
       }
     }
   });
+}
+
+void scan_convert(ThreadPool& pool, const ScanSetup& s, const uint8_t* polar, ScanMode mode,
+                  Image8& out) {
+  ScanConverter().run(pool, s, polar, mode, out);
 }
 
 void gaussian(ThreadPool& pool, const Image8& in, float sigma, Image8& out,

@@ -7,9 +7,9 @@
 
 #include "app/common/image.hpp"
 #include "app/common/polar_frame.hpp"
+#include "gpu/cpu/thread_pool.hpp"
 #include "gpu/pipeline.hpp"
 #include "gpu/scan_math.hpp"
-#include "gpu/cpu/thread_pool.hpp"
 
 namespace sweepline::gpu::cpu {
 
@@ -19,6 +19,37 @@ void az_pyramid(ThreadPool& pool, const uint8_t* polar, int azimuths, int bins, 
 // `polar` is setup.azimuths x setup.bins; out becomes setup.width x setup.height.
 void scan_convert(ThreadPool& pool, const ScanSetup& setup, const uint8_t* polar, ScanMode mode,
                   Image8& out);
+
+// scan_convert for a display whose geometry stays from frame to frame (the pipeline's): max-hold
+// keeps each pixel's polar span (swl_pixel_span, computed once per geometry) and its pyramid's
+// memory, so a frame only gathers. The output is scan_convert's, byte for byte.
+class ScanConverter {
+ public:
+  // `changed`: the rows of `polar` written since this converter's last max-hold call with the
+  // same polar buffer, geometry and `out` (nullptr: not known). Then only the pyramid blocks
+  // holding those rows and the pixels whose span meets them are redone, the rest of `out` (that
+  // call's image) stays: a frame of a live sweep changes a few per cent of the rows.
+  void run(ThreadPool& pool, const ScanSetup& setup, const uint8_t* polar, ScanMode mode,
+           Image8& out, const RowSpan* changed = nullptr);
+
+  // A pixel's max-hold span: range bins r0..r1, azimuths a0 .. a0 + na_minus_1 (mod azimuths);
+  // r0 > r1 for a pixel past the range.
+  struct Span {
+    uint16_t r0, r1, a0, na_minus_1;
+  };
+
+ private:
+  void plan(ThreadPool& pool, const ScanSetup& setup);
+
+  ScanSetup setup_;
+  bool planned_ = false;
+  std::vector<Span> spans_;       // width x height, row-major
+  std::vector<uint8_t> pyramid_;  // az_pyramid_cells() and a vector's load of slack
+  // The last max-hold call's source and image, for `changed`.
+  const uint8_t* last_polar_ = nullptr;
+  const uint8_t* last_out_ = nullptr;
+};
+
 // Separable Gaussian, borders clamped to the edge, intermediate in 8.8 fixed point.
 void gaussian(ThreadPool& pool, const Image8& in, float sigma, Image8& out,
               std::vector<uint16_t>& scratch);

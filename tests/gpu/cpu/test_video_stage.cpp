@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <random>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/common/check.hpp"
@@ -178,6 +180,72 @@ TEST(VideoStage, MatchesTheOracleFrameAfterFrame) {
     for (size_t i = 0; i < o.mean.size(); ++i) {
       ASSERT_EQ(int(st.map_mean[i]), o.mean[i]) << "frame " << k << " cell " << i;
       ASSERT_EQ(int(st.map_dev[i]), o.dev[i]) << "frame " << k << " cell " << i;
+    }
+  }
+}
+
+// The row's passes (vector loops, prefix sums, the rain window split at the range's ends, land
+// words eight cells at a time) on frames that hit their edges: all 0, all 255 (land everywhere
+// once the map is old enough), random bytes, a bright block against a dark one; range lengths not
+// a multiple of 8, shorter than the rain window, and partial spans across north.
+TEST(VideoStage, MatchesTheOracleOnAdversarialFrames) {
+  ThreadPool pool(2);
+  for (auto [A, B, range_m] : {std::tuple{64, 4, 200.0}, std::tuple{96, 37, 300.0},
+                               std::tuple{128, 1027, 9000.0}, std::tuple{33, 260, 40000.0}}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      cpu::VideoState st;
+      Oracle o(A, B);
+      VideoStats stats;
+      std::vector<uint8_t> sea;
+      VideoParams vp;
+      vp.enabled = true;
+      std::mt19937 rng(uint32_t(kind * 1000 + B));
+      for (int k = 0; k < 10; ++k) {
+        PolarFrame f(A, B, range_m);
+        for (int a = 0; a < A; ++a)
+          for (int c = 0; c < B; ++c) {
+            uint8_t& v = f.row(a)[c];
+            switch (kind) {
+              case 0:
+                v = 0;
+                break;
+              case 1:
+                v = 255;
+                break;
+              case 2:
+                v = uint8_t(rng());
+                break;
+              default:
+                v = (c < B / 2 && a < A / 2) ? 250 : uint8_t(rng() % 8);
+                break;
+            }
+          }
+        if (k >= 7) f.dirty = {A - 5, 9};  // through north
+        if (k == 8) vp.rain = 100, vp.rain_auto = false;
+        const VideoSetup su = resolve_video(vp, f, stats, sea);
+        cpu::video_stage(pool, f, su, sea, st);
+        o.run(f, su, sea);
+        stats = video_stats(sector_sums(st.row_stats, A));
+        const std::string what = std::to_string(A) + "x" + std::to_string(B) + " kind " +
+                                 std::to_string(kind) + " frame " + std::to_string(k);
+        ASSERT_EQ(st.video, o.video) << what;
+        ASSERT_EQ(st.row_stats, o.stats) << what;
+        const int wpr = land_words_per_row(B);
+        std::vector<uint32_t> want(static_cast<size_t>(wpr));
+        for (int i = 0; i < std::min(f.dirty.count, A); ++i) {
+          const int a = (f.dirty.first + i) % A;
+          land_words_row(o.video.data() + size_t(a) * B, B, want.data());
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), st.land.begin() + size_t(a) * wpr))
+              << what << " row " << a;
+        }
+        for (size_t i = 0; i < o.mean.size(); ++i) {
+          ASSERT_EQ(int(st.map_mean[i]), o.mean[i]) << what << " cell " << i;
+          ASSERT_EQ(int(st.map_dev[i]), o.dev[i]) << what << " cell " << i;
+        }
+      }
+      if (kind == 1) {  // all 255: the map calls it land, and the video says so
+        EXPECT_NE(std::count(st.video.begin(), st.video.end(), uint8_t(1)), 0) << A << "x" << B;
+      }
     }
   }
 }
