@@ -306,6 +306,7 @@ SceneRun evaluate(const std::string& name, const sim::RadarConfig& radar, FrameF
   }
   std::vector<track::Track> tracks;
   std::vector<track::TrackPlot> plots;
+  std::vector<Point2> plot_points;
   FrameWithTruth in;
   for (int i = 0; i < total; ++i) {
     if (!feed.next(in)) break;
@@ -329,7 +330,10 @@ SceneRun evaluate(const std::string& name, const sim::RadarConfig& radar, FrameF
     if (tracker) {
       track_rotation(*tracker, in, res, radar, tracks, plots);
       if (cfg.on_tracks) cfg.on_tracks(i, in, tracks);
-      scorer->add_rotation(in.rotation, scored, scored_tracks(tracks, in.truth_time_s), truth);
+      plot_points.clear();
+      for (const track::TrackPlot& p : plots) plot_points.push_back({p.x_m, p.y_m});
+      scorer->add_rotation(in.rotation, scored, scored_tracks(tracks, in.truth_time_s), truth,
+                           plot_points);
       run.tracks_live_end = int(tracks.size());
       run.tracks_confirmed_end = int(std::count_if(tracks.begin(), tracks.end(), [](const auto& t) {
         return t.status == track::Track::Status::Tracked;

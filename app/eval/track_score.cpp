@@ -67,6 +67,20 @@ std::vector<int> hungarian(const std::vector<double>& a, int rows, int cols) {
   return row_col;
 }
 
+// Indices of points sorted by x, and a walk over those within [x - w, x + w].
+template <class X>
+std::vector<int> order_by_x(int n, X x) {
+  std::vector<int> o(static_cast<size_t>(n));
+  std::iota(o.begin(), o.end(), 0);
+  std::sort(o.begin(), o.end(), [&](int a, int b) { return x(a) < x(b); });
+  return o;
+}
+template <class X, class F>
+void for_near_x(const std::vector<int>& o, X x, double x0, double w, F f) {
+  auto it = std::lower_bound(o.begin(), o.end(), x0 - w, [&](int i, double v) { return x(i) < v; });
+  for (; it != o.end() && x(*it) <= x0 + w; ++it) f(*it);
+}
+
 int find(std::vector<int>& parent, int i) {
   while (parent[size_t(i)] != i) {
     parent[size_t(i)] = parent[size_t(parent[size_t(i)])];
@@ -194,10 +208,12 @@ TrackScorer::TrackScorer(const TrackTargets& targets, const TrackGates& gates, d
 
 void TrackScorer::add_rotation(uint64_t rotation, bool scored,
                                const std::vector<ScoredTrack>& tracks,
-                               const std::vector<sim::VesselTruth>& truth) {
+                               const std::vector<sim::VesselTruth>& truth,
+                               const std::vector<Point2>& plots) {
   if (!scored) return;
   last_rotation_ = rotation;
   const int64_t s = scored_++;
+  diagnose(s, tracks, truth, plots);
   std::vector<ScoredTrack> confirmed;
   std::set<int> confirmed_ids;
   for (const ScoredTrack& t : tracks)
@@ -280,6 +296,87 @@ void TrackScorer::add_rotation(uint64_t rotation, bool scored,
   gospa_pairs_ += g.pairs;
 }
 
+void TrackScorer::diagnose(int64_t s, const std::vector<ScoredTrack>& tracks,
+                           const std::vector<sim::VesselTruth>& truth,
+                           const std::vector<Point2>& plots) {
+  auto gate = [&](const sim::VesselTruth& t) { return std::max(gates_.min_m, t.length_m); };
+  double widest = gates_.min_m;
+  for (const auto& t : truth) widest = std::max(widest, t.length_m);
+  auto vx = [&](int i) { return truth[size_t(i)].x_m; };
+  auto px = [&](int i) { return plots[size_t(i)].x; };
+  auto tx = [&](int i) { return tracks[size_t(i)].x_m; };
+  std::vector<int> vo, po, to;
+  for (size_t i = 0; i < truth.size(); ++i) {
+    const sim::VesselTruth& t = truth[i];
+    auto it = vessels_.find(t.id);
+    // Vessels seen detectable before and not confirmed yet, within their window (this scan's
+    // own detectability is set by the caller after this).
+    const bool starts = it == vessels_.end() || it->second.appear < 0;
+    if (starts && t.scr_db < kDetectableScrDb) continue;
+    Vessel& v = vessels_[t.id];
+    if (v.confirmed >= 0 || int(v.window.size()) > tg_.confirm_scans) continue;
+    if (v.window.empty()) {
+      v.range_m = t.range_m;
+      v.scr_db = t.scr_db;
+      v.neighbour_m = std::numeric_limits<double>::infinity();
+    }
+    if (vo.empty()) {
+      vo = order_by_x(int(truth.size()), vx);
+      po = order_by_x(int(plots.size()), px);
+      to = order_by_x(int(tracks.size()), tx);
+    }
+    const double g = gate(t);
+    int near = 0;
+    bool shared = false;
+    for_near_x(vo, vx, t.x_m, 4 * widest, [&](int k) {
+      if (size_t(k) == i) return;
+      v.neighbour_m = std::min(
+          v.neighbour_m, std::hypot(truth[size_t(k)].x_m - t.x_m, truth[size_t(k)].y_m - t.y_m));
+    });
+    for_near_x(po, px, t.x_m, g, [&](int k) {
+      const Point2& p = plots[size_t(k)];
+      if (std::hypot(p.x - t.x_m, p.y - t.y_m) > g) return;
+      ++near;
+      for_near_x(vo, vx, p.x, widest, [&](int o) {
+        const sim::VesselTruth& w = truth[size_t(o)];
+        if (size_t(o) != i && std::hypot(p.x - w.x_m, p.y - w.y_m) <= gate(w)) shared = true;
+      });
+    });
+    bool tentative = false;
+    for_near_x(to, tx, t.x_m, g, [&](int k) {
+      const ScoredTrack& tr = tracks[size_t(k)];
+      if (!tr.confirmed && std::hypot(tr.x_m - t.x_m, tr.y_m - t.y_m) <= g) tentative = true;
+    });
+    v.tentative += tentative ? 1 : 0;
+    v.window.push_back(uint8_t(near == 0 ? 0 : shared ? 1 : near > 1 ? 2 : 3));
+  }
+  (void)s;
+}
+
+TrackScorer::Result::LateVessel TrackScorer::late_vessel(int id, const Vessel& v) const {
+  Result::LateVessel l;
+  l.id = id;
+  l.range_m = v.range_m;
+  l.scr_db = v.scr_db;
+  l.scans = int(v.window.size());
+  l.tentative = v.tentative;
+  l.neighbour_m = std::isfinite(v.neighbour_m) ? v.neighbour_m : 0.0;
+  for (uint8_t c : v.window) ++(c == 0 ? l.none : c == 1 ? l.shared : c == 2 ? l.split : l.clean);
+  // Whether some confirm_window scans held confirm_hits of the categories from `min_cat` up.
+  constexpr int kWindow = 5, kHits = 3;
+  auto supported = [&](uint8_t min_cat) {
+    for (size_t a = 0; a < v.window.size(); ++a) {
+      int hits = 0;
+      for (size_t k = a; k < std::min(v.window.size(), a + kWindow); ++k)
+        hits += v.window[k] >= min_cat ? 1 : 0;
+      if (hits >= kHits) return true;
+    }
+    return false;
+  };
+  l.cause = supported(3) ? "tracking" : supported(2) ? "split" : supported(1) ? "merged" : "missed";
+  return l;
+}
+
 TrackScorer::Result TrackScorer::result() const {
   Result r = r_;
   r.rotations = scored_;
@@ -300,6 +397,12 @@ TrackScorer::Result TrackScorer::result() const {
       scans.push_back(double(waited));
     } else {
       r.late.push_back(id);
+      r.late_detail.push_back(late_vessel(id, v));
+      const std::string& c = r.late_detail.back().cause;
+      ++(c == "tracking" ? r.late_tracking
+         : c == "split"  ? r.late_split
+         : c == "merged" ? r.late_merged
+                         : r.late_missed);
     }
   }
   r.confirmed_pct = r.judged > 0 ? 100.0 * r.confirmed_in_time / r.judged : 100.0;
@@ -368,6 +471,24 @@ nlohmann::ordered_json track_result_json(const TrackScorer::Result& r, const Tra
                   {"confirmed_in_time", r.confirmed_in_time}, {"pct", r.confirmed_pct},
                   {"scans_median", number(r.scans_median)},   {"scans_p95", number(r.scans_p95)},
                   {"scans_max", number(r.scans_max)},         {"late_ids", r.late}};
+  nlohmann::ordered_json late = nlohmann::ordered_json::array();
+  for (const auto& l : r.late_detail)
+    late.push_back({{"id", l.id},
+                    {"range_m", std::round(l.range_m)},
+                    {"scr_db", std::round(l.scr_db * 10) / 10},
+                    {"scans", l.scans},
+                    {"no_plot", l.none},
+                    {"shared_plot", l.shared},
+                    {"split_plots", l.split},
+                    {"clean_plot", l.clean},
+                    {"tentative", l.tentative},
+                    {"neighbour_m", std::round(l.neighbour_m)},
+                    {"cause", l.cause}});
+  j["confirm"]["late_causes"] = {{"missed", r.late_missed},
+                                 {"merged", r.late_merged},
+                                 {"split", r.late_split},
+                                 {"tracking", r.late_tracking}};
+  j["confirm"]["late_detail"] = late;
   j["false_tracks"] = {{"after_scans", tg.false_after_scans},
                        {"count", r.false_tracks},
                        {"per_10min", r.false_per_10min},

@@ -15,6 +15,10 @@
 
 namespace sweepline::eval {
 
+struct Point2 {
+  double x = 0, y = 0;
+};
+
 // A track as scored: its position carried (constant velocity) to the truth's time.
 struct ScoredTrack {
   int id = 0;
@@ -48,9 +52,6 @@ struct Gospa {
   double localisation = 0;  // sum d^p over the pairs (before the 1/p root)
   int missed = 0, false_tracks = 0, pairs = 0;
 };
-struct Point2 {
-  double x = 0, y = 0;
-};
 Gospa gospa(const std::vector<Point2>& truth, const std::vector<Point2>& estimates, double c,
             double p);
 
@@ -69,8 +70,11 @@ class TrackScorer {
  public:
   TrackScorer(const TrackTargets& targets, const TrackGates& gates, double period_s);
   // One rotation: its confirmed (and other) tracks, and its vessels on the display.
+  // `plots`: the rotation's plots (the detection stage's output as the tracker got it), for the
+  // diagnosis of the vessels not confirmed in time; may be empty.
   void add_rotation(uint64_t rotation, bool scored, const std::vector<ScoredTrack>& tracks,
-                    const std::vector<sim::VesselTruth>& truth);
+                    const std::vector<sim::VesselTruth>& truth,
+                    const std::vector<Point2>& plots = {});
 
   struct Result {
     int rotations = 0;   // scored
@@ -82,6 +86,22 @@ class TrackScorer {
     double confirmed_pct = 100;
     double scans_median = 0, scans_p95 = 0, scans_max = 0;
     std::vector<int> late;  // vessel ids not confirmed within confirm_scans
+    // Why each late vessel was late, from its scans between appearing and confirm_scans later.
+    // Per scan, the plots within its match gate: none; shared (a plot there also lies within the
+    // gate of another vessel: merged echoes); split (two or more, none shared); clean (one).
+    // The confirmation rule needs 3 hits in 5 scans: the cause is "tracking" when some 5
+    // consecutive scans held 3 clean ones (the plots were there), else "split" when clean and
+    // split scans did, else "merged" when any plot did, else "missed" (no plot: detection).
+    struct LateVessel {
+      int id = 0;
+      double range_m = 0, scr_db = 0;  // when it appeared
+      int scans = 0, none = 0, shared = 0, split = 0, clean = 0;
+      int tentative = 0;       // scans with an unconfirmed track within the gate
+      double neighbour_m = 0;  // closest other vessel (any SCR) over those scans
+      std::string cause;
+    };
+    std::vector<LateVessel> late_detail;
+    int late_missed = 0, late_merged = 0, late_split = 0, late_tracking = 0;
     // False confirmed tracks: ids unmatched for false_after_scans consecutive scored scans.
     int false_tracks = 0;
     double false_per_10min = 0;
@@ -118,6 +138,10 @@ class TrackScorer {
   Result result() const;
 
  private:
+  struct Vessel;
+  void diagnose(int64_t s, const std::vector<ScoredTrack>& tracks,
+                const std::vector<sim::VesselTruth>& truth, const std::vector<Point2>& plots);
+  Result::LateVessel late_vessel(int id, const Vessel& v) const;
   TrackTargets tg_;
   TrackGates gates_;
   double period_s_;
@@ -129,6 +153,11 @@ class TrackScorer {
     int current_id = 0;      // the last confirmed track that matched it
     bool lost = false;       // the current id was lost (counted once)
     int64_t detectable_with_id = 0;
+    // Its first confirm_scans + 1 scans from appearing (diagnosis of a late confirmation): per
+    // scan a category (0 none, 1 shared, 2 split, 3 clean), and the rest.
+    std::vector<uint8_t> window;
+    int tentative = 0;
+    double range_m = 0, scr_db = 0, neighbour_m = 0;
   };
   std::map<int, Vessel> vessels_;
   struct TrackState {

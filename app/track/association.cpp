@@ -93,11 +93,10 @@ void Associator::gate_pair(const GateTrack& g, int t, const GatePlot& z, int p, 
     if (dist2 > g.circle_radius_m * g.circle_radius_m) return;
     // As an isotropic Gaussian whose gate is the circle.
     const double var = g.circle_radius_m * g.circle_radius_m / gate_chi2;
-    // Plus a penalty of one gate: a track with a filter wins a plot over a one-plot
-    // tentative (often clutter) whose wide circle happens to reach it.
-    d2 = dist2 / var + gate_chi2;
+    d2 = dist2 / var;
     logdet = 2.0 * std::log(var);
     out.plot_near[p] = 1;
+    near_.push_back({t, p});
   } else {
     // Outside the ellipse's bounding box, or beyond the cap: no test.
     if (n0 * n0 > exclusion_chi2 * (g.cov[0] + z.r[0]) ||
@@ -108,19 +107,31 @@ void Associator::gate_pair(const GateTrack& g, int t, const GatePlot& z, int p, 
     d2 = (s11 * n0 * n0 - 2.0 * s01 * n0 * n1 + s00 * n1 * n1) / det;
     if (d2 > exclusion_chi2) return;
     out.plot_near[p] = 1;
+    near_.push_back({t, p});
     if (d2 > gate_chi2) return;
     logdet = std::log(det);
   }
-  const double penalty = g.circle_radius_m > 0.0 ? gate_chi2 : 0.0;
-  edges_.push_back({t, p, d2 + logdet, gate_chi2 + penalty + logdet});
+  // A track gains (gate - d2) by taking a plot rather than missing; a young track's gain counts
+  // young_gain_weight of that. Alone it still takes any plot in its gate, but against a confirmed
+  // track its loose velocity (a small d2 anywhere in a wide gate) no longer wins a neighbour's
+  // plot. (A constant added to a track's take and miss costs alike would change nothing: each
+  // track takes exactly one of them.)
+  const double w = g.young ? young_gain_weight_ : 1.0;
+  edges_.push_back({t, p, w * d2 + (1.0 - w) * gate_chi2 + logdet, gate_chi2 + logdet});
 }
 
 void Associator::run(std::span<const GateTrack> tracks, std::span<const GatePlot> plots,
                      double gate_chi2, double exclusion_chi2, int exact_max, AssociationResult& out,
-                     double ref_x, double ref_y) {
+                     double ref_x, double ref_y, double young_gain_weight) {
+  young_gain_weight_ = young_gain_weight;
+  tentative_.resize(tracks.size());
+  for (std::size_t t = 0; t < tracks.size(); ++t)
+    tentative_[t] = tracks[t].circle_radius_m > 0.0 ? 1 : 0;
   const int nt = int(tracks.size()), np = int(plots.size());
   out.track_plot.assign(tracks.size(), -1);
   out.plot_near.assign(plots.size(), 0);
+  out.plot_excluded.assign(plots.size(), 0);
+  near_.clear();
   out.greedy_clusters = 0;
   out.clusters = 0;
   if (nt == 0 || np == 0) return;
@@ -209,8 +220,33 @@ void Associator::run(std::span<const GateTrack> tracks, std::span<const GatePlot
       if (sorted_[k].cell == key)
         gate_pair(tracks[sorted_[k].track], sorted_[k].track, z, p, gate_chi2, exclusion_chi2, out);
   }
-  if (edges_.empty()) return;
+  if (!edges_.empty()) assign(nt, np, exact_max, out);
+  exclude(plots, gate_chi2, out);
+}
 
+void Associator::exclude(std::span<const GatePlot> plots, double gate_chi2,
+                         AssociationResult& out) {
+  if (near_.empty()) return;
+  assigned_.assign(plots.size(), 0);
+  for (int j : out.track_plot)
+    if (j >= 0) assigned_[std::size_t(j)] = 1;
+  for (const auto& [t, p] : near_) {
+    if (assigned_[std::size_t(p)] || out.plot_excluded[std::size_t(p)]) continue;
+    const int j = out.track_plot[std::size_t(t)];
+    if (j < 0 || tentative_[std::size_t(t)]) {
+      out.plot_excluded[std::size_t(p)] = 1;
+      continue;
+    }
+    const GatePlot &a = plots[std::size_t(p)], &b = plots[std::size_t(j)];
+    const double n0 = a.z[0] - b.z[0], n1 = a.z[1] - b.z[1];
+    const double s00 = a.r[0] + b.r[0], s01 = a.r[1] + b.r[1], s11 = a.r[2] + b.r[2];
+    const double det = std::max(s00 * s11 - s01 * s01, 1e-12);
+    if ((s11 * n0 * n0 - 2.0 * s01 * n0 * n1 + s00 * n1 * n1) / det <= gate_chi2)
+      out.plot_excluded[std::size_t(p)] = 1;
+  }
+}
+
+void Associator::assign(int nt, int np, int exact_max, AssociationResult& out) {
   // --- Clusters: connected components over tracks [0, nt) and plots [nt, nt + np).
   parent_.resize(std::size_t(nt + np));
   for (int i = 0; i < nt + np; ++i) parent_[i] = i;
@@ -237,8 +273,8 @@ void Associator::run(std::span<const GateTrack> tracks, std::span<const GatePlot
   }
 
   // --- Assignment per cluster.
-  local_track_.assign(tracks.size(), -1);
-  local_plot_.assign(plots.size(), -1);
+  local_track_.assign(std::size_t(nt), -1);
+  local_plot_.assign(std::size_t(np), -1);
   std::vector<int> ctracks, cplots;
   for (int c = 0; c < nc; ++c) {
     const int b = cluster_start_[c], e = cluster_start_[c + 1];

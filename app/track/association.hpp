@@ -18,6 +18,7 @@ struct GateTrack {
   // of the chi-square gate. 0 for a track with a filter.
   double circle_radius_m = 0.0;
   double max_radius_m = 1e9;  // cap on the chi-square gate's extent
+  bool young = false;  // not confirmed yet: its gain from a plot is weighted (Associator::run)
 };
 
 struct GatePlot {
@@ -30,6 +31,14 @@ struct AssociationResult {
   // Per plot: within exclusion_chi2 of a track's prediction (a wider ellipse than the gate): a
   // plot there missed by a track's gate is more likely that track's than a new target.
   std::vector<uint8_t> plot_near;
+  // Per plot, after the assignment: left unassigned, and it may still be a track's own echo, so
+  // it must start no track: in the exclusion region of a track that got no plot (its own plot,
+  // missed by its gate) or of a one-plot tentative (whose circle only bounds where its target
+  // went), or within the noise gate of a filtered track's assigned plot (a split of that echo).
+  // A plot clear of the plot a filtered track took is another target's, a neighbour in dense
+  // traffic, which a whole-ellipse exclusion kept from ever starting a track
+  // (docs/tracking-internals.md, "Gating and association").
+  std::vector<uint8_t> plot_excluded;
   int greedy_clusters = 0;
   int clusters = 0;
 };
@@ -43,7 +52,9 @@ class Associator {
   // boxes are smallest).
   void run(std::span<const GateTrack> tracks, std::span<const GatePlot> plots, double gate_chi2,
            double exclusion_chi2, int exact_max, AssociationResult& out, double ref_x = 0.0,
-           double ref_y = 0.0);
+           double ref_y = 0.0, double young_gain_weight = 1.0);
+  // young_gain_weight: a young track's gain from taking a plot (gate_chi2 - d2, against missing)
+  // is multiplied by it, so that a confirmed track keeps a contested plot.
 
  private:
   struct Entry {
@@ -58,13 +69,21 @@ class Associator {
   void gate_pair(const GateTrack& g, int t, const GatePlot& z, int p, double gate_chi2,
                  double exclusion_chi2, AssociationResult& out);
 
+  // Assigns the gated pairs (edges_) cluster by cluster.
+  void assign(int nt, int np, int exact_max, AssociationResult& out);
+  // Sets plot_excluded from the pairs within the exclusion region (near_) and the assignment.
+  void exclude(std::span<const GatePlot> plots, double gate_chi2, AssociationResult& out);
+
   std::vector<std::array<double, 2>> band_max_, half_;  // per range band / track: x, y
   std::vector<double> scratch_;
   std::vector<uint32_t> bucket_start_, fill_;
   std::vector<Entry> entries_, sorted_;
   std::vector<Edge> edges_;
+  std::vector<std::array<int, 2>> near_;  // (track, plot) pairs within the exclusion region
   std::vector<int> parent_, cluster_of_root_, cluster_start_, order_;
   std::vector<int> local_track_, local_plot_;
+  std::vector<uint8_t> assigned_, tentative_;
+  double young_gain_weight_ = 1.0;
   std::vector<double> cost_;
 };
 

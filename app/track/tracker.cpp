@@ -322,7 +322,11 @@ struct Tracker::Impl {
       const int w = std::min(s.scans, p.confirm_window);
       const int hits = std::popcount(s.hist & low_mask(w));
       // Not before land is known where it started (its echoes may be a coast's).
-      if (hits >= p.confirm_hits && s.n_plots >= 2 && !s.land_unconfirmed) {
+      // Not while its speed is beyond any ship's: plots of two neighbours, or clutter, joined.
+      const double v2 =
+          s.n_plots >= 2 ? s.imm.xc[2] * s.imm.xc[2] + s.imm.xc[3] * s.imm.xc[3] : 0.0;
+      const double vmax = tuning::kConfirmSpeedFactor * p.max_speed_mps;
+      if (hits >= p.confirm_hits && s.n_plots >= 2 && !s.land_unconfirmed && v2 <= vmax * vmax) {
         s.status = Track::Status::Tracked;
         ++stats.tracks_confirmed;
         if (s.in_zone && !s.manual) raise(Alarm::Kind::NewTargetInZone, s.id);
@@ -406,6 +410,7 @@ struct Tracker::Impl {
       GateTrack& g = gate_tracks[i];
       g = GateTrack{};
       g.max_radius_m = p.max_gate_m;
+      g.young = s.status == Track::Status::Acquiring;
       if (s.n_plots < 2) {
         const double dt = std::max(due_time[i] - s.first_t, 0.0);
         const double r0 = std::max(s.first.r[0], s.first.r[2]);
@@ -429,10 +434,10 @@ struct Tracker::Impl {
       gate_plot_index.push_back(int(k));
     }
     associator.run(gate_tracks, gate_plots, p.gate_chi2, p.gate_chi2 * tuning::kExclusionGateFactor,
-                   p.exact_cluster_max, assoc, own.x, own.y);
+                   p.exact_cluster_max, assoc, own.x, own.y, tuning::kYoungGainWeight);
     stats.greedy_clusters += uint64_t(assoc.greedy_clusters);
     for (std::size_t j = 0; j < gate_plots.size(); ++j)
-      if (assoc.plot_near[j]) pending[std::size_t(gate_plot_index[j])].gated = true;
+      if (assoc.plot_excluded[j]) pending[std::size_t(gate_plot_index[j])].gated = true;
 
     for (std::size_t i = 0; i < due.size(); ++i) {
       if (i + tuning::kPrefetchAhead < due.size())

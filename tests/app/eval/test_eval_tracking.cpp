@@ -2,7 +2,9 @@
 // reader's own-ship lines, GOSPA against hand-computed cases, the track-to-truth matcher and
 // scorer, and short end-to-end IMO runs (plot level and through the video pipeline).
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include <map>
 
 #include <cmath>
 #include <filesystem>
@@ -206,6 +208,38 @@ TEST(TrackScorer, ConfirmationFalseTracksAndIdChanges) {
   EXPECT_FALSE(r.pass);
   // GOSPA of scan 0: two misses (no confirmed track): sqrt(2 x 200^2 / 2) = 200.
   EXPECT_NEAR(r.gospa_per_scan[0], 200, 1e-9);
+}
+
+TEST(TrackScorer, LateVesselsAreDiagnosedFromThePlotsNearThem) {
+  TrackScorer s(TrackTargets{}, TrackGates{}, 2.5);
+  // 1: no plot ever (missed); 2 and 3, 100 m apart: one plot between them (merged); 4: a clean
+  // plot every scan but no confirmed track (tracking); 5: confirmed at once (not late).
+  const std::vector<sim::VesselTruth> truth = {vessel(1, 0, 0), vessel(2, 3000, 0),
+                                               vessel(3, 3100, 0), vessel(4, 6000, 0),
+                                               vessel(5, 9000, 0)};
+  const std::vector<Point2> plots = {{3050, 0}, {6010, 0}, {9000, 0}};
+  for (int r = 0; r < 12; ++r)
+    s.add_rotation(uint64_t(r), true, {{1, 9000, 0, true}, {2, 6000, 5, false}}, truth, plots);
+  const TrackScorer::Result r = s.result();
+  ASSERT_EQ(r.late_detail.size(), 4u);
+  std::map<int, TrackScorer::Result::LateVessel> by_id;
+  for (const auto& l : r.late_detail) by_id[l.id] = l;
+  EXPECT_EQ(by_id[1].cause, "missed");
+  EXPECT_EQ(by_id[1].none, 11);
+  EXPECT_EQ(by_id[2].cause, "merged");
+  EXPECT_EQ(by_id[3].cause, "merged");
+  EXPECT_EQ(by_id[3].shared, 11);
+  EXPECT_NEAR(by_id[3].neighbour_m, 100, 1e-9);
+  EXPECT_EQ(by_id[4].cause, "tracking");
+  EXPECT_EQ(by_id[4].clean, 11);
+  EXPECT_EQ(by_id[4].tentative, 11);
+  EXPECT_EQ(r.late_missed, 1);
+  EXPECT_EQ(r.late_merged, 2);
+  EXPECT_EQ(r.late_split, 0);
+  EXPECT_EQ(r.late_tracking, 1);
+  const auto j = track_result_json(r, TrackTargets{}, TrackGates{});
+  EXPECT_EQ(j["confirm"]["late_causes"]["merged"], 2);
+  EXPECT_EQ(j["confirm"]["late_detail"].size(), 4u);
 }
 
 TEST(ImoRun, PlotLevelEndToEndProducesTheReport) {

@@ -45,6 +45,69 @@ TEST(TrackAssociation, GatesAndClusters) {
   EXPECT_EQ(r.plot_near[3], 1);
 }
 
+TEST(TrackAssociation, APlotClearOfAConfirmedTracksPlotIsFreeToStartATrack) {
+  // A confirmed track (sigma 10 m) takes plot 0; plot 1 lies in its exclusion ellipse but 145 m
+  // from plot 0 (plots' sigma 20 m): a neighbour, free. Plot 2, 55 m from plot 0, may be a split
+  // of it: excluded. A track that missed (no plot 0), or a one-plot tentative, excludes its whole
+  // region.
+  std::vector<GateTrack> tracks(1);
+  tracks[0].pos[1] = 10000;
+  tracks[0].cov[0] = tracks[0].cov[2] = 100.0;
+  std::vector<GatePlot> plots(3);
+  plots[0].z[0] = 5;
+  plots[1].z[0] = 150;
+  plots[2].z[0] = 60;
+  for (auto& p : plots) {
+    p.z[1] = 10000;
+    p.r[0] = p.r[2] = 400.0;
+  }
+  Associator a;
+  AssociationResult r;
+  a.run(tracks, plots, 18.4, 4 * 18.4, 24, r);
+  EXPECT_EQ(r.track_plot[0], 0);
+  EXPECT_EQ(r.plot_near[1], 1);
+  EXPECT_EQ(r.plot_excluded[1], 0);
+  EXPECT_EQ(r.plot_excluded[2], 1);
+  tracks[0].young = true;  // acquiring, with a filter: the same
+  a.run(tracks, plots, 18.4, 4 * 18.4, 24, r);
+  EXPECT_EQ(r.track_plot[0], 0);
+  EXPECT_EQ(r.plot_excluded[1], 0);
+  EXPECT_EQ(r.plot_excluded[2], 1);
+  tracks[0].circle_radius_m = 300;  // a one-plot tentative: its whole circle
+  a.run(tracks, plots, 18.4, 4 * 18.4, 24, r);
+  EXPECT_EQ(r.track_plot[0], 0);
+  EXPECT_EQ(r.plot_excluded[1], 1);
+  tracks[0].young = false;
+  tracks[0].circle_radius_m = 0;
+  const std::vector<GatePlot> only_far = {plots[1]};
+  a.run(tracks, only_far, 18.4, 4 * 18.4, 24, r);
+  EXPECT_EQ(r.track_plot[0], -1);
+  EXPECT_EQ(r.plot_excluded[0], 1);
+}
+
+TEST(TrackAssociation, AConfirmedTrackKeepsAContestedPlotFromAYoungOne) {
+  // The young track's loose prediction (sigma 200 m) puts the plot at d2 1.4, the confirmed
+  // track's (sigma 10 m) at d2 7.2: at full weight the young one takes it.
+  std::vector<GateTrack> tracks(2);
+  tracks[0].cov[0] = tracks[0].cov[2] = 100.0;
+  tracks[1].pos[1] = 300;
+  tracks[1].cov[0] = tracks[1].cov[2] = 40000.0;
+  tracks[1].young = true;
+  std::vector<GatePlot> plots(1);
+  plots[0].z[1] = 60;
+  plots[0].r[0] = plots[0].r[2] = 400.0;
+  Associator a;
+  AssociationResult r;
+  a.run(tracks, plots, 18.4, 4 * 18.4, 24, r, 0, 0, 1.0);
+  EXPECT_EQ(r.track_plot[1], 0);
+  a.run(tracks, plots, 18.4, 4 * 18.4, 24, r, 0, 0, 0.5);
+  EXPECT_EQ(r.track_plot[0], 0);
+  EXPECT_EQ(r.track_plot[1], -1);
+  // Alone, the young track still takes it.
+  a.run(std::span<const GateTrack>(tracks).subspan(1), plots, 18.4, 4 * 18.4, 24, r, 0, 0, 0.5);
+  EXPECT_EQ(r.track_plot[0], 0);
+}
+
 TEST(TrackAssociation, HashFindsEveryPairABruteForceFinds) {
   // Gate boxes are sized per track from the plots' noise in its range band (bearing noise grows
   // with the distance from the radar): every plot inside some track's exclusion ellipse (and

@@ -45,6 +45,29 @@ TEST(TrackLife, ConfirmsOnThirdScanWithStableId) {
   EXPECT_EQ(tracks[0].id, id);
 }
 
+TEST(TrackLife, ATrackFasterThanAnyShipIsNotConfirmed) {
+  // 100 kn (plots of neighbours joined, in dense traffic) stays acquiring; 40 kn is confirmed.
+  SimRadar radar;
+  radar.targets = {at_polar(4000, 100, 0, 100), at_polar(4000, 250, 0, 40)};
+  Tracker tr;
+  radar.rotate(tr, 8);
+  std::vector<Track> tracks;
+  tr.tracks(tracks);
+  int fast = 0, slow = 0;
+  for (const Track& t : tracks) {
+    const double kn = t.speed_mps / kKnot;
+    if (kn > 80) {
+      ++fast;
+      EXPECT_EQ(t.status, Track::Status::Acquiring) << kn;
+    } else if (kn > 30) {
+      ++slow;
+      EXPECT_EQ(t.status, Track::Status::Tracked) << kn;
+    }
+  }
+  EXPECT_EQ(fast, 1);
+  EXPECT_EQ(slow, 1);
+}
+
 TEST(TrackLife, VanishedTargetIsLostOnceThenDeleted) {
   SimRadar radar;
   radar.targets = {at_polar(6000, 30, 180, 10)};
