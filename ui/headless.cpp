@@ -14,6 +14,7 @@
 #include "app/cli/stop_signals.hpp"
 #include "app/common/check.hpp"
 #include "app/engine/engine.hpp"
+#include "app/engine/remote_track_view.hpp"
 #include "app/engine/report.hpp"
 #include "render/egl_context.hpp"
 #include "render/offscreen_target.hpp"
@@ -129,6 +130,10 @@ int run_headless(const ViewOptions& opt) {
   report["source_error"] = eng.source_view().error;
   report["stopped_by"] = stopped() ? opt.stop->signal_name() : "";
   report["frames"] = frame_list;
+  // A display client: its servers' tracks as received, scan by scan (the load test compares them
+  // with the servers' reports).
+  if (const net::RemoteTracks* rt = eng.remote_tracks())
+    report["remote_tracks"] = engine::remote_tracks_report(rt->picture());
   if (!opt.report.empty()) {
     std::ofstream out(opt.report, std::ios::trunc);
     SWL_CHECK(out, "cannot write report " + opt.report);

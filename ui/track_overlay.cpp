@@ -180,6 +180,11 @@ void draw_tracking_overlay(const engine::TrackingView& v, const ViewSettings& vs
     ImU32 col = sym.shape == SymbolShape::Lost        ? lost_col
                 : sym.shape == SymbolShape::Acquiring ? acq_col
                                                       : track_col;
+    if (v.remote && sym.shape != SymbolShape::Lost) {
+      // A display client: each server's tracks in its source's colour.
+      const Rgb sc = source_colour(engine::remote_source_of(t.id));
+      col = colour(sc.r, sc.g, sc.b, (sym.shape == SymbolShape::Acquiring ? 0.80f : 0.95f) * dim);
+    }
     float thick = 1.5f;
     if (sym.dangerous) {
       col = danger_col;
@@ -195,8 +200,7 @@ void draw_tracking_overlay(const engine::TrackingView& v, const ViewSettings& vs
     if (sym.vector && g.vector) dl->AddLine(c, screen(view, g.vector_end), col, thick);
     draw_symbol(dl, c, sym, col, thick);
     if (sym.selected) draw_selection(dl, c, steady);
-    std::snprintf(buf, sizeof buf, "%d", t.id);
-    dl->AddText({c.x + kSymbolRadiusPx + 2, c.y + 2}, col, buf);
+    dl->AddText({c.x + kSymbolRadiusPx + 2, c.y + 2}, col, track_label(t, v.remote).c_str());
   }
 
   // Corners. Top-left under the status lines: the selected target's data box.
@@ -277,6 +281,15 @@ void draw_tracking_overlay(const engine::TrackingView& v, const ViewSettings& vs
     const ImU32 plate =
         flash ? colour(0.75f, 0.05f, 0.05f, 0.90f) : colour(0.30f, 0.02f, 0.02f, 0.90f);
     text_block(dl, {right, bottom}, true, lines, {colour(1, 1, 1, 1)}, plate);
+  }
+
+  // A display client's servers that went silent: at the top, in the centre, over everything.
+  const std::vector<std::string> no_data = no_data_lines(v);
+  if (!no_data.empty()) {
+    float w = 0;
+    for (const auto& l : no_data) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+    text_block(dl, {r.x + 0.5f * r.w + 0.5f * w + 6, r.y + 30}, true, no_data, {warn_col},
+               colour(0.25f, 0.12f, 0.0f, 0.90f));
   }
 
   if (st.zone_armed) {

@@ -229,6 +229,51 @@ std::vector<std::string> data_box_lines(const track::Track& t, bool ground) {
   return lines;
 }
 
+Rgb source_colour(int source) {
+  // Apart in hue and all light enough to read over echoes and the dark background; the first
+  // is the colour the console's own tracks have.
+  static constexpr Rgb kColours[] = {{0.55f, 0.92f, 1.0f}, {0.70f, 1.0f, 0.45f},
+                                     {1.0f, 0.60f, 0.95f}, {1.0f, 0.95f, 0.45f},
+                                     {0.65f, 0.70f, 1.0f}, {0.45f, 1.0f, 0.80f}};
+  constexpr int n = int(sizeof kColours / sizeof kColours[0]);
+  return kColours[((source % n) + n) % n];
+}
+
+std::string track_label(const track::Track& t, bool remote) {
+  return std::to_string(remote ? engine::remote_track_number(t.id) : t.id);
+}
+
+std::string source_line(const net::RemoteSourceStatus& s) {
+  char buf[160];
+  if (!s.seen)
+    std::snprintf(buf, sizeof buf, "%s  NO DATA yet (%.0f s)", s.endpoint.c_str(),
+                  s.since_update_s);
+  else if (s.stale)
+    std::snprintf(buf, sizeof buf, "SAC/SIC %d/%d  %s  NO DATA %.0f s", s.sac, s.sic,
+                  s.endpoint.c_str(), s.since_update_s);
+  else
+    std::snprintf(buf, sizeof buf, "SAC/SIC %d/%d  %s  %zu tracks", s.sac, s.sic,
+                  s.endpoint.c_str(), s.tracks);
+  return buf;
+}
+
+std::vector<std::string> no_data_lines(const engine::TrackingView& v) {
+  std::vector<std::string> out;
+  if (!v.remote) return out;
+  char buf[160];
+  for (const net::RemoteSourceStatus& s : v.remote_sources) {
+    if (!s.stale) continue;
+    if (s.seen)
+      std::snprintf(buf, sizeof buf, "NO DATA  %d/%d %s  %.0f S SINCE LAST UPDATE", s.sac, s.sic,
+                    s.endpoint.c_str(), s.since_update_s);
+    else
+      std::snprintf(buf, sizeof buf, "NO DATA  %s  (waiting %.0f S)", s.endpoint.c_str(),
+                    s.since_update_s);
+    out.push_back(buf);
+  }
+  return out;
+}
+
 std::string clock_text(double time_s) {
   if (!std::isfinite(time_s)) return "--:--:--";
   const long long s = (long long)(std::floor(time_s)) % 86400;

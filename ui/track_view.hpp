@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/engine/remote_track_view.hpp"
 #include "app/engine/tracking.hpp"
 #include "app/track/tracker.hpp"
 #include "app/track/zones.hpp"
@@ -110,5 +111,19 @@ track::AcquisitionZone arc_zone_from_points(const PlaneToDisplay& f, render::Wor
 // edges (a full circle: both circles, inner after outer), a polygon's vertices.
 std::vector<std::vector<render::WorldPoint>> zone_outline(const track::AcquisitionZone& z,
                                                           const PlaneToDisplay& f);
+
+// Display clients (TrackingView::remote, docs/deployment.md): each source's colour by its place
+// in the tracks= list (the first is the console's own track colour), the label a track carries
+// on the PPI and in the Targets table (its track number, I048/161; the source shows in the
+// colour), and a source's line: "SAC/SIC 0/1  239.0.2.3:8612  41 tracks", or while it is stale
+// "... NO DATA 12 s" (the seconds since its last report; "NO DATA yet" when none has come).
+struct Rgb {
+  float r = 0, g = 0, b = 0;
+};
+Rgb source_colour(int source);
+std::string track_label(const track::Track& t, bool remote);
+std::string source_line(const net::RemoteSourceStatus& s);
+// One line per stale source, for the PPI: "NO DATA  0/1 239.0.2.3:8612  12 s SINCE LAST UPDATE".
+std::vector<std::string> no_data_lines(const engine::TrackingView& v);
 
 }  // namespace sweepline::ui

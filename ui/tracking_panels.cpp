@@ -129,6 +129,10 @@ void status_section(const engine::Engine& eng) {
 
 void tracking_panel(engine::Engine& eng, Console& console) {
   const engine::TrackingView& v = eng.tracking();
+  if (v.remote)
+    ImGui::TextWrapped(
+        "Tracks from the servers' CAT048 (tracks= of the source): no tracker runs here; the "
+        "limits and vectors below apply to the display.");
   engine::TrackingSettings s = eng.settings().tracking;
   bool changed = false;
   changed |= ImGui::Checkbox("Tracking", &s.enabled);
@@ -180,12 +184,42 @@ void tracking_panel(engine::Engine& eng, Console& console) {
   status_section(eng);
 }
 
+// A display client's servers: one line each in its colour, with its SAC/SIC and state.
+void remote_sources_section(const engine::TrackingView& v) {
+  for (size_t i = 0; i < v.remote_sources.size(); ++i) {
+    const net::RemoteSourceStatus& s = v.remote_sources[i];
+    const Rgb c = source_colour(int(i));
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled({p.x, p.y + 2}, {p.x + h - 4, p.y + h - 2},
+                                              ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1.0f)));
+    ImGui::Dummy(ImVec2(h, h));
+    ImGui::SameLine();
+    if (s.stale)
+      ImGui::TextColored(kWarn, "%s", source_line(s).c_str());
+    else
+      ImGui::TextUnformatted(source_line(s).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "%llu datagrams, %llu track reports, %llu scans\n"
+          "dropped: %llu by the kernel, %llu by the queue; %llu malformed",
+          (unsigned long long)s.datagrams, (unsigned long long)s.track_reports,
+          (unsigned long long)s.scans, (unsigned long long)s.kernel_dropped,
+          (unsigned long long)s.queue_dropped, [&s] {
+            unsigned long long n = 0;
+            for (const auto& [k, m] : s.errors) n += m;
+            return n;
+          }());
+  }
+}
+
 void targets_panel(engine::Engine& eng, Console& console) {
   const engine::TrackingView& v = eng.tracking();
   if (!v.enabled) {
     ImGui::TextDisabled("Tracking is off (Tracking panel)");
     return;
   }
+  if (v.remote) remote_sources_section(v);
   const bool ground = !v.relative_only && v.own_ship.valid;
   ImGui::Text("%d tracks%s", int(v.tracks.size()), ground ? "" : "  (relative)");
   ImGui::SameLine();
@@ -242,11 +276,16 @@ void targets_panel(engine::Engine& eng, Console& console) {
         else
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_Text));
         ImGui::TableNextColumn();
-        char id[16];
-        std::snprintf(id, sizeof id, "%d", t.id);
-        if (ImGui::Selectable(id, sym.selected, ImGuiSelectableFlags_SpanAllColumns))
-          console.select_track(t.id);
-        if (ImGui::BeginPopupContextItem("row")) {
+        if (v.remote) {
+          const Rgb c = source_colour(engine::remote_source_of(t.id));
+          ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(c.r, c.g, c.b, 1.0f));
+        }
+        const bool picked = ImGui::Selectable(track_label(t, v.remote).c_str(), sym.selected,
+                                              ImGuiSelectableFlags_SpanAllColumns);
+        if (v.remote) ImGui::PopStyleColor();
+        if (picked) console.select_track(t.id);
+        // The servers' tracks are theirs to cancel: a display only selects.
+        if (!v.remote && ImGui::BeginPopupContextItem("row")) {
           if (ImGui::MenuItem("Select")) console.select_track(t.id);
           if (ImGui::MenuItem("Cancel target", "Del")) cancel = t.id;
           ImGui::EndPopup();
@@ -295,7 +334,7 @@ void targets_panel(engine::Engine& eng, Console& console) {
     else
       ImGui::TextUnformatted(l.c_str());
   }
-  if (ImGui::Button("Cancel target")) console.cancel_selected();
+  if (!v.remote && ImGui::Button("Cancel target")) console.cancel_selected();
 }
 
 void alarms_panel(engine::Engine& eng, Console& console) {

@@ -79,6 +79,32 @@ void pack_cells(std::span<const uint8_t> cells, int bits, std::vector<uint8_t>& 
   }
 }
 
+struct Deflater::State {
+  z_stream z{};
+};
+
+Deflater::Deflater() : state_(std::make_unique<State>()) {
+  // What compress2 sets up: deflateInit at the default level (window 15 bits, memLevel 8).
+  SWL_CHECK(deflateInit(&state_->z, Z_DEFAULT_COMPRESSION) == Z_OK,
+            "CAT240 encode: zlib deflateInit failed");
+}
+
+Deflater::~Deflater() {
+  deflateEnd(&state_->z);
+}
+
+void Deflater::compress(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
+  z_stream& z = state_->z;
+  SWL_CHECK(deflateReset(&z) == Z_OK, "CAT240 encode: zlib deflateReset failed");
+  out.resize(deflateBound(&z, static_cast<uLong>(in.size())));
+  z.next_in = const_cast<Bytef*>(in.data());  // zlib's API is not const; it does not write
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = out.data();
+  z.avail_out = static_cast<uInt>(out.size());
+  SWL_CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END, "CAT240 encode: zlib compression failed");
+  out.resize(z.total_out);
+}
+
 void append_record(const Record& rec, const EncodeOptions& opt, std::vector<uint8_t>& out) {
   const bool video = rec.type == MessageType::Video;
   SWL_CHECK(video || rec.type == MessageType::Summary, "CAT240 encode: unknown message type");
@@ -115,12 +141,12 @@ void append_record(const Record& rec, const EncodeOptions& opt, std::vector<uint
               "CAT240 encode: more than 2^24-1 cells");
     compress = opt.compress.value_or(rec.compressed);
     if (compress) {
-      uLongf zlen = compressBound(static_cast<uLong>(wire.size()));
-      zipped.resize(zlen);
-      SWL_CHECK(compress2(zipped.data(), &zlen, wire.data(), static_cast<uLong>(wire.size()),
-                          Z_DEFAULT_COMPRESSION) == Z_OK,
-                "CAT240 encode: zlib compression failed");
-      zipped.resize(zlen);
+      if (opt.deflater) {
+        opt.deflater->compress(wire, zipped);
+      } else {
+        Deflater once;
+        once.compress(wire, zipped);
+      }
       wire = zipped;
     }
     SWL_CHECK(wire.size() <= 0xFFFF, "CAT240 encode: NB_VB over 65535 octets");

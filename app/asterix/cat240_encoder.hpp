@@ -3,6 +3,7 @@
 // simulator, the tests and the recorder. Throws sweepline::Error when a record cannot be encoded
 // (too many cells for the chosen video item, a block over 65535 bytes, a summary over 255 chars).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -15,6 +16,26 @@ namespace sweepline::cat240 {
 // I240/051 (64-octet units) or I240/052 (256-octet units, REP <= 254 by the spec's note).
 // Auto picks the smallest item that holds the video octets.
 enum class VideoBlockItem : uint8_t { Auto, Low050, Medium051, High052 };
+
+// zlib compression of the video octets with one deflate state kept across records: compress2
+// builds and frees a state per record, about 0.2 ms each, which a server re-sending a thinned
+// video (a thousand records a rotation) pays every rotation. The output is compress2's at
+// Z_DEFAULT_COMPRESSION, byte for byte (deflateReset restores the state deflateInit made). One
+// per thread that encodes; not thread-safe.
+class Deflater {
+ public:
+  Deflater();
+  ~Deflater();
+  Deflater(const Deflater&) = delete;
+  Deflater& operator=(const Deflater&) = delete;
+  // `in` compressed into `out` (resized to the compressed length). Throws sweepline::Error when
+  // zlib fails.
+  void compress(std::span<const uint8_t> in, std::vector<uint8_t>& out);
+
+ private:
+  struct State;  // the z_stream, so that zlib.h stays out of this header
+  std::unique_ptr<State> state_;
+};
 
 struct EncodeOptions {
   // Items. I240/000 is always written; I240/040/041, 048 and 049 always for video records and
@@ -32,6 +53,9 @@ struct EncodeOptions {
   std::vector<uint8_t> sp;
   // Value of the padding octets after NB_VB in the last video block unit (tests use non-zero).
   uint8_t pad_byte = 0;
+  // The deflate state to compress with (kept by the caller across records); null: one made for
+  // the record.
+  Deflater* deflater = nullptr;
 };
 
 // Video content: when a record's `raw_video` is non-empty it WINS and is sent as the wire octets

@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 #include "app/asterix/cat240_encoder.hpp"
 #include "app/common/check.hpp"
@@ -142,21 +144,46 @@ bool Engine::open_source(const std::string& uri) {
   opt.speed = same ? settings_.source.speed : SourceSettings{}.speed;
   opt.loop = same ? settings_.source.loop : SourceSettings{}.loop;
   std::unique_ptr<RecordSource> next;
-  try {
-    next = sweepline::open_source(uri, opt);
-  } catch (const std::exception& e) {
-    spdlog::error("cannot open source {}: {}", uri, e.what());
-    if (source_) {
-      // A mistyped path or address is refused; the working source keeps running.
-      source_view_.error = e.what();
+  std::unique_ptr<net::RemoteTracks> next_remote;
+  std::string failure;
+  auto try_open = [&](const std::string& u, const SourceOptions& o) {
+    try {
+      next = sweepline::open_source(u, o);
+      next_remote = open_remote_tracks(u);
+      return true;
+    } catch (const std::exception& e) {
+      next.reset();
+      next_remote.reset();
+      failure = e.what();
+      spdlog::error("cannot open source {}: {}", u, failure);
       return false;
     }
-    next.reset();
-    source_view_.error = e.what();
+  };
+  if (!try_open(uri, opt)) {
+    // The working source's own sockets may hold the port the new one needs (the same feed bound
+    // to another address): then try again without it, and if that fails too, it returns.
+    const bool port_held =
+        source_ && source_->live() && failure.find(std::strerror(EADDRINUSE)) != std::string::npos;
+    if (source_ && !port_held) {
+      // A mistyped path or address is refused; the working source keeps running.
+      source_view_.error = failure;
+      return false;
+    }
+    if (source_) {
+      const std::string old_uri = settings_.source.uri;
+      close_source();
+      if (!try_open(uri, opt)) {
+        const std::string why = failure;
+        open_source(old_uri);
+        source_view_.error = why;
+        return false;
+      }
+    }
   }
-  const std::string error = next ? std::string() : source_view_.error;
+  const std::string error = next ? std::string() : failure;
   close_source();
   source_ = std::move(next);
+  remote_ = std::move(next_remote);
   source_view_.error = error;
   settings_.source.uri = uri;
   settings_.source.speed = opt.speed;
@@ -181,8 +208,10 @@ void Engine::close_source() {
   stop_recording();
   stop_ingest();
   source_.reset();
+  const bool was_remote = remote_ != nullptr;
+  remote_.reset();
   source_view_ = SourceView{};
-  if (tracker_fed_) make_tracker();
+  if (tracker_fed_ || was_remote) make_tracker();  // a display client gets its tracker back
 }
 
 void Engine::start_ingest() {
@@ -576,6 +605,7 @@ bool Engine::collect(FrameRunner::Output& out) {
 }
 
 bool Engine::update() {
+  poll_remote_tracks();
   bool shown = false;
   if (auto out = runner_->poll()) shown = collect(*out);
   submit();
@@ -583,6 +613,7 @@ bool Engine::update() {
 }
 
 bool Engine::process_and_wait() {
+  poll_remote_tracks();
   bool shown = false;
   if (auto out = runner_->wait()) shown = collect(*out);
   if (submit())
@@ -591,6 +622,7 @@ bool Engine::process_and_wait() {
 }
 
 void Engine::refresh_status() {
+  poll_remote_tracks();
   SourceView& v = source_view_;
   v.open = source_ != nullptr;
   v.frames_dropped = frames_dropped_;

@@ -133,6 +133,9 @@ class Engine {
   // on a seek or a step back, and when the video's clock falls back (a replay loops); not on a
   // backend switch (the tracks coast over the dropped frame).
   const TrackingView& tracking() const { return tracking_; }
+  // A display client's CAT048 track feeds (udp://...?tracks=GROUP:PORT, docs/deployment.md):
+  // the tracks are the servers', no local tracker runs. Null when the source has none.
+  const net::RemoteTracks* remote_tracks() const { return remote_.get(); }
   // Manual acquisition at a point of the tracker's plane (the UI converts from the PPI: own
   // ship's position plus the offset on the display, rotated by the heading when head-up). The
   // new or marked track's id; nullopt when nothing is near, capacity is reached or tracking is
@@ -255,6 +258,11 @@ class Engine {
   nav::OwnShipState own_ship_at(double frame_t_s, OwnShipSource& from);
   void refresh_tracking_view();
   void start_nmea();
+  // A display client's track feeds (engine_remote.cpp): opened with the source, polled at each
+  // update, shown instead of the tracker's.
+  static std::unique_ptr<net::RemoteTracks> open_remote_tracks(const std::string& uri);
+  void poll_remote_tracks();
+  void refresh_remote_view();
 
   EngineSettings settings_;
   PipelineFactory factory_;
@@ -313,6 +321,7 @@ class Engine {
   // Target tracking: used on the caller's thread only (the frame is collected there).
   std::unique_ptr<track::Tracker> tracker_;
   std::unique_ptr<nav::NmeaUdpReceiver> nmea_;
+  std::unique_ptr<net::RemoteTracks> remote_;  // the servers' tracks (display clients)
   TrackingView tracking_;
   ClockUnwrapper clock_;
   double tracker_now_s_ = 0;  // the last update's now (tracker clock)

@@ -117,7 +117,7 @@ void Engine::make_tracker() {
   tracker_fed_ = false;
   tracker_now_s_ = 0;
   clock_.reset();
-  if (settings_.tracking.enabled) {
+  if (settings_.tracking.enabled && !remote_) {
     try {
       tracker_ = std::make_unique<track::Tracker>(
           tracker_params(settings_.tracking, settings_.processing.params.plot));
@@ -365,6 +365,10 @@ void Engine::feed_tracker(const InFlight& f) {
 }
 
 void Engine::refresh_tracking_view() {
+  if (remote_) {
+    refresh_remote_view();
+    return;
+  }
   TrackingView& v = tracking_;
   v.enabled = tracker_ != nullptr;
   v.settings = settings_.tracking;

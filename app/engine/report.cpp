@@ -9,18 +9,6 @@ namespace {
 constexpr double kMetresPerNm = 1852.0;
 constexpr double kMpsPerKnot = 1852.0 / 3600.0;
 
-const char* status_name(track::Track::Status s) {
-  switch (s) {
-    case track::Track::Status::Tracked:
-      return "tracked";
-    case track::Track::Status::Lost:
-      return "lost";
-    case track::Track::Status::Acquiring:
-      break;
-  }
-  return "acquiring";
-}
-
 const char* alarm_name(track::Alarm::Kind k) {
   switch (k) {
     case track::Alarm::Kind::NewTargetInZone:
@@ -35,11 +23,23 @@ const char* alarm_name(track::Alarm::Kind k) {
 
 }  // namespace
 
+const char* track_status_name(track::Track::Status s) {
+  switch (s) {
+    case track::Track::Status::Tracked:
+      return "tracked";
+    case track::Track::Status::Lost:
+      return "lost";
+    case track::Track::Status::Acquiring:
+      break;
+  }
+  return "acquiring";
+}
+
 json tracks_report(const TrackingView& v) {
   json tracks = json::array();
   for (const track::Track& t : v.tracks)
     tracks.push_back({{"id", t.id},
-                      {"status", status_name(t.status)},
+                      {"status", track_status_name(t.status)},
                       {"range_m", t.range_m},
                       {"bearing_deg", t.bearing_deg},
                       {"x_m", t.x_m},

@@ -25,6 +25,8 @@ nlohmann::json tracking_report(const Engine& engine);
 // tcpa_min, dangerous, manual), "own_ship" and "alarms" (id, kind cpa|new_target|lost_target,
 // track_id, time_s, acknowledged).
 nlohmann::json tracks_report(const TrackingView& v);
+// A track's status as the reports spell it: "acquiring", "tracked", "lost".
+const char* track_status_name(track::Track::Status s);
 nlohmann::json own_ship_report(const TrackingView& v);
 nlohmann::json alarms_report(const TrackingView& v);
 

@@ -15,6 +15,7 @@
 #include "app/nav/nmea_parser.hpp"
 #include "app/nav/nmea_udp.hpp"
 #include "app/nav/own_ship.hpp"
+#include "app/net/remote_tracks.hpp"
 #include "app/track/tracker.hpp"
 #include "app/track/zones.hpp"
 
@@ -55,6 +56,11 @@ struct TrackingView {
   double update_ms_max = 0;   // the largest since the last reset
   std::size_t plots_fed = 0;  // plots fed at the latest update
   TrackingSettings settings;  // as applied
+  // A display client (udp://...?tracks=GROUP:PORT): the tracks are its servers' CAT048, no
+  // tracker of its own runs. One entry per server, in the order given (its colour), with its
+  // SAC/SIC, the seconds since its last report and whether it is stale ("no data").
+  bool remote = false;
+  std::vector<net::RemoteSourceStatus> remote_sources;
   std::string command_error;  // why the latest refused command was refused (cleared on success)
 };
 

@@ -148,6 +148,7 @@ void VideoReducer::send(const DatagramSink& emit) {
   cat240::EncodeOptions opt;
   if (reduction_.res_bits) opt.res_bits = reduction_.res_bits;
   if (reduction_.compress) opt.compress = true;
+  opt.deflater = &deflater_;
   auto finish = [&] {
     if (block_.size() <= 3) return;
     const size_t len = block_.size();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/asterix/cat240_encoder.hpp"
 #include "app/asterix/cat240_record.hpp"
 
 namespace sweepline::serve {
@@ -77,6 +78,7 @@ class VideoReducer {
   uint32_t next_index_ = 0;            // the outgoing stream's own I240/020 message index
   uint64_t records_in_ = 0, records_out_ = 0;
   std::vector<uint8_t> block_, scratch_;
+  cat240::Deflater deflater_;  // one zlib state for every record (docs/perf/serve.md)
 };
 
 }  // namespace sweepline::serve

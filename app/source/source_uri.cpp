@@ -92,8 +92,13 @@ ParsedUri parse_uri(const std::string& uri) {
         const size_t eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) fail(uri, "expected key=value, not '" + kv + "'");
         const std::string key = kv.substr(0, eq);
-        if (u.query.count(key)) fail(uri, "option '" + key + "' given twice");
-        u.query[key] = percent_decode(kv.substr(eq + 1), uri);
+        const std::string value = percent_decode(kv.substr(eq + 1), uri);
+        if (key == kTracksKey && u.query.count(key))
+          u.query[key] += "," + value;  // one server per tracks=, or a comma list: the same
+        else if (u.query.count(key))
+          fail(uri, "option '" + key + "' given twice");
+        else
+          u.query[key] = value;
       }
       pos = amp + 1;
     }
@@ -103,7 +108,8 @@ ParsedUri parse_uri(const std::string& uri) {
 
 net::LiveOptions live_options(const ParsedUri& u, const SourceOptions& options,
                               const std::string& uri) {
-  check_keys(u, {"iface", "record", "format", "rcvbuf"}, uri);
+  check_keys(u, {"iface", "record", "format", "rcvbuf", kTracksKey}, uri);
+  (void)remote_track_endpoints(u, uri);  // a bad tracks= fails the open, not later
   net::LiveOptions o;
   o.uri = uri;
   const size_t colon = u.body.rfind(':');
@@ -129,6 +135,45 @@ net::LiveOptions live_options(const ParsedUri& u, const SourceOptions& options,
     fail(uri, e.what());
   }
   return o;
+}
+
+std::vector<net::UdpConfig> remote_track_endpoints(const ParsedUri& u, const std::string& uri) {
+  std::vector<net::UdpConfig> out;
+  const auto it = u.query.find(kTracksKey);
+  if (u.scheme != "udp" || it == u.query.end()) return out;
+  const std::string video = u.body;
+  const std::string iface = u.query.count("iface") ? u.query.at("iface") : std::string();
+  size_t pos = 0;
+  const std::string& list = it->second;
+  while (pos <= list.size()) {
+    const size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, comma - pos);
+    pos = comma + 1;
+    const size_t colon = item.rfind(':');
+    if (item.empty() || colon == std::string::npos)
+      fail(uri,
+           "tracks must be GROUP:PORT (a server's CAT048 tracks, e.g. tracks=239.0.2.3:8612), "
+           "not '" +
+               item + "'");
+    net::UdpConfig c;
+    c.address = item.substr(0, colon);
+    c.port = int(parse_int(item.substr(colon + 1), 1, 65535, "the tracks port", uri));
+    uint32_t ip = 0;
+    if (!c.address.empty()) {
+      try {
+        ip = capture::parse_ipv4(c.address);
+      } catch (const Error&) {
+        fail(uri, "tracks: '" + c.address + "' is not an IPv4 address");
+      }
+    }
+    if (item == video) fail(uri, "tracks " + item + " is the video's own group:port");
+    for (const net::UdpConfig& o : out)
+      if (o.address == c.address && o.port == c.port) fail(uri, "tracks " + item + " given twice");
+    if (net::is_multicast(ip)) c.interface = iface;
+    c.rcvbuf_bytes = net::kRemoteRcvbufBytes;
+    out.push_back(c);
+  }
+  return out;
 }
 
 replay::ReplayOptions replay_options(const ParsedUri& u, const SourceOptions& options,

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,10 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/child_process.hpp"
 #include "tests/support/free_port.hpp"
 #include "tests/support/run_command.hpp"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 using namespace std::chrono;
@@ -45,65 +43,7 @@ int free_port() {
   return sweepline::test::free_udp_port();
 }
 
-// The executable in the background, its stdout and stderr in files.
-class Child {
- public:
-  Child(const std::vector<std::string>& args, const fs::path& out, const fs::path& err)
-      : out_(out), err_(err) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<std::string> copy = args;
-    std::string exe = SWEEPLINE_EXE;
-    std::vector<char*> argv{exe.data()};
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-  }
-  ~Child() {
-    if (pid_ > 0 && !reaped_) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  bool started() const { return pid_ > 0; }
-  void signal(int sig) const { ::kill(pid_, sig); }
-  // Until `text` shows on stderr (the command is ready), at most `timeout_s`.
-  bool wait_for_stderr(const std::string& text, double timeout_s) const {
-    const auto end = steady_clock::now() + duration<double>(timeout_s);
-    while (steady_clock::now() < end) {
-      if (slurp(err_).find(text) != std::string::npos) return true;
-      std::this_thread::sleep_for(milliseconds(20));
-    }
-    return false;
-  }
-  // The exit status (-1 after a signal, -2 on timeout: then killed).
-  int wait(double timeout_s) {
-    const auto end = steady_clock::now() + duration<double>(timeout_s);
-    int st = 0;
-    while (steady_clock::now() < end) {
-      const pid_t r = ::waitpid(pid_, &st, WNOHANG);
-      if (r == pid_) {
-        reaped_ = true;
-        return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-      }
-      std::this_thread::sleep_for(milliseconds(10));
-    }
-    return -2;
-  }
-  std::string out() const { return slurp(out_); }
-  std::string err() const { return slurp(err_); }
-
- private:
-  pid_t pid_ = -1;
-  bool reaped_ = false;
-  fs::path out_, err_;
-};
+using sweepline::test::Child;
 
 // The number right after `prefix` / right before `suffix` in `text` (all ones when absent).
 uint64_t number_after(const std::string& text, const std::string& prefix) {

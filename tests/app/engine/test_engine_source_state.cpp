@@ -1,9 +1,16 @@
 // The engine's source state as the console shows it: a source that fails to open leaves the
-// working one running, replay speed and loop belong to the source they were set for, Play
-// after a replay has ended starts it again, and new parameters while paused re-process the
-// frame on screen.
+// working one running (a live one gives up its port to the same feed on another address, and
+// returns if the new one fails all the same), replay speed and loop belong to the source they were
+// set for, Play after a replay has ended starts it again, and new parameters while paused
+// re-process the frame on screen.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 
 #include "app/engine/engine.hpp"
@@ -126,4 +133,61 @@ TEST(EngineSourceState, NewParametersWhilePausedReprocessTheHeldFrame) {
   EXPECT_TRUE(e.frame_dirty()) << "paused: a new display size is not shown";
   ASSERT_TRUE(e.process_and_wait());
   EXPECT_EQ(e.geometry().width, 768);
+}
+
+namespace {
+
+// A UDP socket bound to addr:port (port 0: any free one), for the tests below.
+struct HeldPort {
+  int fd = -1;
+  int port = 0;
+  HeldPort(const char* addr, int want) {
+    fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(uint16_t(want));
+    ::inet_pton(AF_INET, addr, &sa.sin_addr);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) return;
+    socklen_t len = sizeof sa;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+    port = ntohs(sa.sin_port);
+  }
+  ~HeldPort() { ::close(fd); }
+};
+
+int free_port() {
+  HeldPort p("127.0.0.1", 0);
+  return p.port;
+}
+
+}  // namespace
+
+TEST(EngineSourceState, TheSameFeedOnAnotherAddressReplacesTheLiveSource) {
+  const int port = free_port();
+  ASSERT_GT(port, 0);
+  Engine e(cpu_settings());
+  const std::string any = "udp://0.0.0.0:" + std::to_string(port);
+  const std::string local = "udp://127.0.0.1:" + std::to_string(port);
+  ASSERT_TRUE(e.open_source(any)) << e.source_view().error;
+  // The live source holds the port: the new one takes it over instead of failing "in use".
+  EXPECT_TRUE(e.open_source(local)) << e.source_view().error;
+  e.refresh_status();
+  EXPECT_TRUE(e.source_view().open);
+  EXPECT_TRUE(e.source_view().error.empty()) << e.source_view().error;
+  EXPECT_EQ(e.settings().source.uri, local);
+}
+
+TEST(EngineSourceState, APortHeldElsewhereKeepsTheLiveSource) {
+  HeldPort other("127.0.0.1", 0);
+  ASSERT_GT(other.port, 0);
+  const int port = free_port();
+  Engine e(cpu_settings());
+  const std::string mine = "udp://127.0.0.1:" + std::to_string(port);
+  ASSERT_TRUE(e.open_source(mine)) << e.source_view().error;
+  EXPECT_FALSE(e.open_source("udp://127.0.0.1:" + std::to_string(other.port)));
+  e.refresh_status();
+  EXPECT_TRUE(e.source_view().open) << "the working source did not come back";
+  EXPECT_EQ(e.settings().source.uri, mine);
+  EXPECT_NE(e.source_view().error.find(std::strerror(EADDRINUSE)), std::string::npos)
+      << e.source_view().error;
 }

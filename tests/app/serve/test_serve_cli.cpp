@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,10 +20,9 @@
 #include "app/asterix/cat048_decoder.hpp"
 #include "app/asterix/cat240_decoder.hpp"
 #include "app/serve/pcap_scan.hpp"
+#include "tests/support/child_process.hpp"
 #include "tests/support/free_port.hpp"
 #include "tests/support/run_command.hpp"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 using namespace std::chrono;
@@ -65,65 +63,7 @@ std::vector<std::string> serve_args(const std::string& source, const Ports& port
   return a;
 }
 
-// The executable in the background, its stdout and stderr in files.
-class Child {
- public:
-  Child(const std::vector<std::string>& args, const fs::path& out, const fs::path& err)
-      : err_(err) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<std::string> copy = args;
-    std::string exe = SWEEPLINE_EXE;
-    std::vector<char*> argv{exe.data()};
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-  }
-  ~Child() {
-    if (pid_ > 0 && !reaped_) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  bool started() const { return pid_ > 0; }
-  void signal(int sig) const { ::kill(pid_, sig); }
-  // Until `ready` holds, at most `timeout_s`.
-  template <class Pred>
-  bool wait_until(Pred ready, double timeout_s) const {
-    const auto end = steady_clock::now() + duration<double>(timeout_s);
-    while (steady_clock::now() < end) {
-      if (ready()) return true;
-      std::this_thread::sleep_for(milliseconds(50));
-    }
-    return false;
-  }
-  // The exit status (-1 if killed by a signal or not done within timeout_s).
-  int wait(double timeout_s, int* signaled = nullptr) {
-    const auto end = steady_clock::now() + duration<double>(timeout_s);
-    while (steady_clock::now() < end) {
-      int st = 0;
-      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
-        reaped_ = true;
-        if (signaled) *signaled = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-        return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-      }
-      std::this_thread::sleep_for(milliseconds(20));
-    }
-    return -1;
-  }
-  std::string stderr_text() const { return slurp(err_); }
-
- private:
-  fs::path err_;
-  pid_t pid_ = -1;
-  bool reaped_ = false;
-};
+using sweepline::test::Child;
 
 // Every datagram of the recording by destination port, each checked to decode with no error.
 struct Decoded {
@@ -170,7 +110,7 @@ TEST(ServeCli, FiniteSourceStreamsEveryOutputAndEndsWithTheSource) {
   Child c(args, dir / "finite.out", dir / "finite.err");
   ASSERT_TRUE(c.started());
   const int rc = c.wait(50);
-  ASSERT_EQ(rc, 0) << c.stderr_text();
+  ASSERT_EQ(rc, 0) << c.err();
   EXPECT_NE(slurp(dir / "finite.out").find("the source ended"), std::string::npos);
 
   const auto scan = scan_pcap(pcap.string());
@@ -237,7 +177,7 @@ TEST(ServeCli, ReducedVideoIsSmallerAndDecodes) {
   args.insert(args.end(), {"--speed", "0", "--video-range-decimation", "4",
                            "--video-azimuth-decimation", "2", "--video-bits", "4", "--video-zlib"});
   Child c(args, dir / "reduced.out", dir / "reduced.err");
-  ASSERT_EQ(c.wait(50), 0) << c.stderr_text();
+  ASSERT_EQ(c.wait(50), 0) << c.err();
   const Decoded d = decode_recording(scan_pcap(pcap.string()), ports);
   EXPECT_EQ(d.video.size(), 2u * 512u);
   for (const auto& r : d.video) {
@@ -257,11 +197,10 @@ TEST(ServeCli, SigtermStopsCleanlyWithAValidRecording) {
   const Ports ports;
   Child c(serve_args(kScene, ports, pcap, report), dir / "term.out", dir / "term.err");
   ASSERT_TRUE(c.started());
-  ASSERT_TRUE(
-      c.wait_until([&] { return c.stderr_text().find("serving") != std::string::npos; }, 20));
+  ASSERT_TRUE(c.wait_until([&] { return c.err().find("serving") != std::string::npos; }, 20));
   std::this_thread::sleep_for(seconds(6));  // two rotations and more
   c.signal(SIGTERM);
-  ASSERT_EQ(c.wait(30), 0) << c.stderr_text();
+  ASSERT_EQ(c.wait(30), 0) << c.err();
   EXPECT_NE(slurp(dir / "term.out").find("stopped by SIGTERM"), std::string::npos);
   const auto scan = scan_pcap(pcap.string());
   EXPECT_FALSE(scan.truncated);
