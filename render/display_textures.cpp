@@ -41,6 +41,7 @@ bool DisplayTextures::ensure(int width, int height) {
   check_gl("display texture allocation");
   width_ = width;
   height_ = height;
+  ++generation_;
   return true;
 }
 
@@ -67,6 +68,7 @@ void DisplayTextures::upload(const Image8* scan, const Image8* denoised, const I
                     rgba.data());
   }
   glBindTexture(GL_TEXTURE_2D, 0);
+  ++generation_;
   check_gl("display texture upload");
 }
 
@@ -76,6 +78,7 @@ void DisplayTextures::clear_labels() {
   glBindTexture(GL_TEXTURE_2D, tex_[int(Layer::Labels)].get());
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, zero.data());
   glBindTexture(GL_TEXTURE_2D, 0);
+  ++generation_;
 }
 
 }  // namespace sweepline::render

@@ -27,9 +27,14 @@ class DisplayTextures {
   void upload(const Image8* scan, const Image8* denoised, const Image8* binary,
               const ImageI32* labels);
   void clear_labels();
+  // Counts the writes to the textures, the CUDA path's in place included (mark_written), so a
+  // picture drawn from them knows when it is out of date.
+  uint64_t generation() const { return generation_; }
+  void mark_written() { ++generation_; }
 
  private:
   int width_ = 0, height_ = 0;
+  uint64_t generation_ = 1;
   Texture tex_[kLayerCount];
   StableLabels stable_;  // the CPU path's label colours
 };

@@ -545,12 +545,19 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
     view_.set_rect(rect);
   }
   update_picture();
-  // The panels re-flow into their columns when the window changes size (not at the first frame:
-  // the layout the operator left in imgui.ini stands until then).
-  const bool reflow = fb_seen_w_ > 0 && (fb_width != fb_seen_w_ || fb_height != fb_seen_h_);
+  // The panels re-flow into their columns when the window changes size, and at the start when
+  // the layout imgui.ini restored does not fit this window (written at another size); a layout
+  // the operator left that fits stands.
+  const bool reflow =
+      reflow_next_ || (fb_seen_w_ > 0 && (fb_width != fb_seen_w_ || fb_height != fb_seen_h_));
+  const bool first = fb_seen_w_ == 0;
   fb_seen_w_ = fb_width;
   fb_seen_h_ = fb_height;
-  if (vs.show_panels) draw_panels(engine_, *this, float(fb_width), float(fb_height), reflow);
+  reflow_next_ = false;
+  if (vs.show_panels) {
+    const bool in_place = draw_panels(engine_, *this, float(fb_width), float(fb_height), reflow);
+    reflow_next_ = first && !in_place;
+  }
   if (key_help_) draw_key_help(&key_help_);
   if (interactive) handle_ppi_input(rect);
   ppi_menu();

@@ -204,6 +204,7 @@ class Console {
   std::string range_readout_;
   int status_lines_ = 4;
   int fb_seen_w_ = 0, fb_seen_h_ = 0;  // the window size the panels were laid out for
+  bool reflow_next_ = false;           // imgui.ini's layout does not fit: re-flow next frame
   // Tracking: selection, a zone being drawn, the click that may become a pan, the menu's point.
   int selected_track_ = 0;
   bool zone_armed_ = false;

@@ -18,12 +18,15 @@ namespace {
 // One frame's mapping of the registered textures; ending it unmaps them on the stream.
 class InteropLease final : public engine::SurfaceLease {
  public:
-  explicit InteropLease(render::interop::DisplayInterop::Mapping mapping)
-      : mapping_(std::move(mapping)) {}
+  InteropLease(render::interop::DisplayInterop::Mapping mapping, render::DisplayTextures& tex)
+      : mapping_(std::move(mapping)), tex_(tex) {}
+  // CUDA wrote the textures in place: a picture drawn from them before is out of date.
+  ~InteropLease() override { tex_.mark_written(); }
   const gpu::DisplayTargets& targets() const override { return mapping_.targets(); }
 
  private:
   render::interop::DisplayInterop::Mapping mapping_;
+  render::DisplayTextures& tex_;
 };
 
 }  // namespace
@@ -61,7 +64,7 @@ std::unique_ptr<engine::SurfaceLease> DisplaySink::map_surfaces(const gpu::Pipel
   // Mapped on the pipeline's stream, so the unmap (when the lease ends) is ordered after the
   // frame's kernels without a host wait, and GL sees the new pixels.
   return std::make_unique<InteropLease>(
-      interop_->registered->map(static_cast<cudaStream_t>(pipeline.native_stream())));
+      interop_->registered->map(static_cast<cudaStream_t>(pipeline.native_stream())), tex_);
 #else
   (void)pipeline, (void)width, (void)height, (void)labels, (void)times;
   return nullptr;

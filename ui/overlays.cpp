@@ -94,8 +94,10 @@ void draw_rings(ImDrawList* dl, const render::PpiView& view, double spacing, ImU
 
 // The bearing scale on the display circle, fixed to the screen; it reads true or relative
 // bearings as the orientation says (render/orientation.hpp).
+// A label whose place outside the circle falls on one of `avoid` (the corner plates, min/max
+// corners) is drawn just inside it instead.
 void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, const PictureState& pic,
-                        ImU32 col, ImU32 text_col) {
+                        ImU32 col, ImU32 text_col, const std::vector<ImVec4>& avoid) {
   const render::ScreenRect& r = view.rect();
   const ImVec2 c{r.x + 0.5f * r.w, r.y + 0.5f * r.h};
   const float r_px = float(view.radius_px());
@@ -116,7 +118,15 @@ void draw_bearing_scale(ImDrawList* dl, const render::PpiView& view, const Pictu
     if (deg % 30 == 0) {
       std::snprintf(buf, sizeof buf, "%03d", deg);
       const ImVec2 ts = ImGui::CalcTextSize(buf);
-      const float tr = r_px + len + 4 + 0.5f * std::max(ts.x, ts.y);
+      const float half = 0.5f * std::max(ts.x, ts.y);
+      float tr = r_px + len + 4 + half;
+      auto hits = [&](float rad) {
+        const float x0 = c.x + dir.x * rad - 0.5f * ts.x, y0 = c.y + dir.y * rad - 0.5f * ts.y;
+        for (const ImVec4& a : avoid)
+          if (x0 < a.z && x0 + ts.x > a.x && y0 < a.w && y0 + ts.y > a.y) return true;
+        return false;
+      };
+      if (hits(tr)) tr = r_px - 4 - half;
       dl->AddText({c.x + dir.x * tr - 0.5f * ts.x, c.y + dir.y * tr - 0.5f * ts.y}, text_col, buf);
     }
   }
@@ -300,15 +310,23 @@ std::vector<TargetMark> target_marks(const gpu::FrameResult& r, const DisplayGeo
 namespace {
 
 // The legend in the PPI's top-right corner, on a dark plate so that it reads over echoes.
-void draw_legend(ImDrawList* dl, const render::ScreenRect& r, const std::vector<std::string>& lines,
-                 ImU32 first_col, ImU32 rest_col, ImU32 plate_col) {
-  const float pad = 6, line_h = ImGui::GetTextLineHeight() + 2;
+constexpr float kLegendPad = 6;
+
+// The legend's plate (min x, min y, max x, max y).
+ImVec4 legend_box(const render::ScreenRect& r, const std::vector<std::string>& lines) {
+  const float line_h = ImGui::GetTextLineHeight() + 2;
   float w = 0;
   for (const auto& l : lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
   const float x1 = r.x + r.w - 10, y0 = r.y + 8;
-  const float x0 = x1 - w - 2 * pad;
-  dl->AddRectFilled({x0, y0}, {x1, y0 + 2 * pad + line_h * float(lines.size()) - 2}, plate_col,
-                    3.0f);
+  return {x1 - w - 2 * kLegendPad, y0, x1, y0 + 2 * kLegendPad + line_h * float(lines.size()) - 2};
+}
+
+void draw_legend(ImDrawList* dl, const render::ScreenRect& r, const std::vector<std::string>& lines,
+                 ImU32 first_col, ImU32 rest_col, ImU32 plate_col) {
+  const float pad = kLegendPad, line_h = ImGui::GetTextLineHeight() + 2;
+  const ImVec4 box = legend_box(r, lines);
+  const float x1 = box.z, y0 = box.y;
+  dl->AddRectFilled({box.x, box.y}, {box.z, box.w}, plate_col, 3.0f);
   for (size_t i = 0; i < lines.size(); ++i) {
     const float tw = ImGui::CalcTextSize(lines[i].c_str()).x;
     dl->AddText({x1 - pad - tw, y0 + pad + line_h * float(i)}, i == 0 ? first_col : rest_col,
@@ -376,9 +394,43 @@ int draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
                                : eng.polar().range_m > 0 ? eng.polar().range_m
                                                          : fallback_range_m;
   const double spacing = ring_spacing_m(view.range_scale_m(), vs.ring_spacing_m);
+  const gpu::FrameResult* res = eng.result();
+  // The corner plates' text and places first: the bearing scale keeps its labels off them.
+  std::vector<std::string> status;
+  char line[160];
+  const engine::SourceView& sv = eng.source_view();
+  // A file's name, not its whole path: the corner is shared with the filter legend.
+  const std::string& uri = eng.settings().source.uri;
+  const size_t slash = uri.rfind('/');
+  std::string name = uri.find("://") == std::string::npos && slash != std::string::npos
+                         ? uri.substr(slash + 1)
+                         : uri;
+  if (name.size() > kSourceNameChars) name = name.substr(0, kSourceNameChars - 3) + "...";
+  std::snprintf(
+      line, sizeof line, "%s  %s", name.c_str(),
+      sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
+  status.emplace_back(line);
+  std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? int(res->plots.size()) : 0,
+                eng.backend_name() == "cuda" ? "CUDA" : "CPU", eng.in_place() ? " (interop)" : "",
+                double(ImGui::GetIO().Framerate));
+  status.emplace_back(line);
+  status.push_back(range_readout(view, spacing));
+  status.push_back(orientation_readout(pic));
+  const float line_h = ImGui::GetTextLineHeight() + 2;
+  ImVec4 status_box;
+  {
+    float w = 0;
+    for (const auto& l : status) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+    status_box = {r.x + 8, r.y + 6, r.x + 8 + w + 2 * kPlatePad + 4,
+                  r.y + 6 + line_h * float(status.size()) + 6};
+  }
+  // The parameters the picture was made with; the operator's until the first frame.
+  const gpu::PipelineParams& shown = res ? eng.applied_params() : eng.settings().processing.params;
+  const std::vector<std::string> legend = filter_legend(shown, all_components);
+
   if (vs.show_rings) draw_rings(dl, view, spacing, ring_col, text_col, plate_col);
   if (vs.show_bearing_scale) {
-    draw_bearing_scale(dl, view, pic, scale_col, text_col);
+    draw_bearing_scale(dl, view, pic, scale_col, text_col, {status_box, legend_box(r, legend)});
     draw_heading_line(dl, view, heading_col);
   }
   if (vs.show_sweep_line && video_range_m > 0) {
@@ -390,7 +442,6 @@ int draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
 
   // Plots: a box each (and, on request, the components that made no plot), turned with the
   // picture.
-  const gpu::FrameResult* res = eng.result();
   const TargetMark* hovered = nullptr;
   std::vector<TargetMark> marks;
   if (res && vs.show_boxes && g.width > 0) marks = target_marks(*res, g, all_components);
@@ -431,40 +482,11 @@ int draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
 
   // Corner texts on plates: status top-left, the filter legend top-right, the EBL/VRM readouts
   // and the cursor readout bottom-left.
-  std::vector<std::string> status;
-  char line[160];
-  const engine::SourceView& sv = eng.source_view();
-  // A file's name, not its whole path: the corner is shared with the filter legend.
-  const std::string& uri = eng.settings().source.uri;
-  const size_t slash = uri.rfind('/');
-  std::string name = uri.find("://") == std::string::npos && slash != std::string::npos
-                         ? uri.substr(slash + 1)
-                         : uri;
-  if (name.size() > kSourceNameChars) name = name.substr(0, kSourceNameChars - 3) + "...";
-  std::snprintf(
-      line, sizeof line, "%s  %s", name.c_str(),
-      sv.error.empty() ? (sv.paused ? "PAUSED" : sv.status.state.c_str()) : "SOURCE ERROR");
-  status.emplace_back(line);
-  std::snprintf(line, sizeof line, "TARGETS %d   %s%s   %.0f FPS", res ? int(res->plots.size()) : 0,
-                eng.backend_name() == "cuda" ? "CUDA" : "CPU", eng.in_place() ? " (interop)" : "",
-                double(ImGui::GetIO().Framerate));
-  status.emplace_back(line);
-  status.push_back(range_readout(view, spacing));
-  status.push_back(orientation_readout(pic));
-  const float line_h = ImGui::GetTextLineHeight() + 2;
-  {
-    float w = 0;
-    for (const auto& l : status) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
-    const float x0 = r.x + 8, y0 = r.y + 6;
-    dl->AddRectFilled({x0, y0},
-                      {x0 + w + 2 * kPlatePad + 4, y0 + line_h * float(status.size()) + 6},
-                      plate_col, 3.0f);
-    for (size_t i = 0; i < status.size(); ++i)
-      dl->AddText({x0 + kPlatePad + 2, y0 + 3 + line_h * float(i)}, text_col, status[i].c_str());
-  }
-  // The parameters the picture was made with; the operator's until the first frame.
-  const gpu::PipelineParams& shown = res ? eng.applied_params() : eng.settings().processing.params;
-  draw_legend(dl, r, filter_legend(shown, all_components), legend_col, text_col, plate_col);
+  dl->AddRectFilled({status_box.x, status_box.y}, {status_box.z, status_box.w}, plate_col, 3.0f);
+  for (size_t i = 0; i < status.size(); ++i)
+    dl->AddText({status_box.x + kPlatePad + 2, status_box.y + 3 + line_h * float(i)}, text_col,
+                status[i].c_str());
+  draw_legend(dl, r, legend, legend_col, text_col, plate_col);
   if (pic.markers) {
     std::vector<std::pair<std::string, ImU32>> rows;
     for (int i = 0; i < kMarkers; ++i) {
@@ -488,6 +510,11 @@ int draw_ppi_overlays(const engine::Engine& eng, const ViewSettings& vs,
     const double brg = render::wrap360(render::bearing_of(w) + (true_brg ? pic.heading_deg : 0.0));
     std::snprintf(line, sizeof line, "CURSOR  RNG %.3f NM (%.0f m)   BRG %05.1f %s",
                   render::range_of(w) / kNm, render::range_of(w), brg, true_brg ? "T" : "R");
+    // A narrow PPI leaves no room beside the tracking legend in the other bottom corner: the
+    // metres go first.
+    if (ImGui::CalcTextSize(line).x > 0.5f * r.w - 24)
+      std::snprintf(line, sizeof line, "CURSOR %.3f NM  %05.1f %s", render::range_of(w) / kNm, brg,
+                    true_brg ? "T" : "R");
     plate_text(dl, {r.x + 12, r.y + r.h - 24}, text_col, plate_col, line);
   }
   if (!pic.message.empty()) {

@@ -440,8 +440,9 @@ void apply_console_style() {
   c[ImGuiCol_Separator] = ImVec4(0.25f, 0.35f, 0.37f, 1.0f);
 }
 
-void draw_panels(Engine& st, Console& console, float fb_width, float fb_height, bool reflow) {
+bool draw_panels(Engine& st, Console& console, float fb_width, float fb_height, bool reflow) {
   const float w = kPanelWidth, gap = 6;
+  bool in_place = true;
   const float avail = fb_height - gap;  // each window takes its share less one gap
   // A column of windows, top to bottom, each taking its share of the height.
   struct Slot {
@@ -457,7 +458,10 @@ void draw_panels(Engine& st, Console& console, float fb_width, float fb_height, 
       const ImGuiCond cond = reflow ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
       ImGui::SetNextWindowPos(ImVec2(x, y), cond);
       ImGui::SetNextWindowSize(ImVec2(w, h), cond);
-      if (ImGui::Begin(s.title)) body(s.title);
+      const bool open = ImGui::Begin(s.title);
+      const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+      if (std::abs(pos.x - x) > 1.0f || pos.y + size.y > fb_height + 1.0f) in_place = false;
+      if (open) body(s.title);
       ImGui::End();
       y += h + gap;
     }
@@ -483,6 +487,7 @@ void draw_panels(Engine& st, Console& console, float fb_width, float fb_height, 
            else
              timing_panel(st);
          });
+  return in_place;
 }
 
 }  // namespace sweepline::ui

@@ -16,8 +16,10 @@ class Console;
 inline constexpr float kPanelWidth = 340.0f;
 
 void apply_console_style();  // colours and spacing of the console look
-// `reflow`: put every panel back in its column (the window changed size).
-void draw_panels(engine::Engine& engine, Console& console, float fb_width, float fb_height,
+// `reflow`: put every panel back in its column (the window changed size). Returns false when a
+// panel lies outside its column or below the window (a layout from imgui.ini written for another
+// window size): the caller re-flows the next frame.
+bool draw_panels(engine::Engine& engine, Console& console, float fb_width, float fb_height,
                  bool reflow = false);
 
 }  // namespace sweepline::ui

@@ -241,3 +241,53 @@ TEST(Overlays, RingSpacingIsANiceStep) {
   EXPECT_NEAR(ui::ring_spacing_m(0.75 * 1852.0, 0), 0.25 * 1852.0, 1e-6);
   EXPECT_NEAR(ui::ring_spacing_m(12 * 1852.0, 926), 926, 1e-9);
 }
+
+TEST(PpiRender, PictureIsCopiedUntilItsInputsChange) {
+  Scene s;
+  Image8 img(kTex, kTex, 0);
+  img.pixels[size_t(kTex / 2) * kTex + kTex / 2 + 8] = 255;
+  s.upload_scan(img);
+  const auto first = s.draw();
+  const uint64_t drawn = s.renderer.pictures_drawn();
+  EXPECT_EQ(s.draw(0, 0.5), first);  // nothing changed: the picture is copied
+  EXPECT_EQ(s.renderer.pictures_drawn(), drawn);
+  s.upload_scan(Image8(kTex, kTex, 255));  // a new frame
+  const auto second = s.draw();
+  EXPECT_EQ(s.renderer.pictures_drawn(), drawn + 1);
+  EXPECT_NE(second, first);
+  s.style.palette = Palette::Amber;  // a style change
+  EXPECT_NE(s.draw(), second);
+  s.view.set_range_scale(16.0);  // a view change
+  s.draw();
+  EXPECT_EQ(s.renderer.pictures_drawn(), drawn + 3);
+}
+
+TEST(PpiRender, SweepFadeRedrawsAtItsRate) {
+  Scene s;
+  s.upload_scan(Image8(kTex, kTex, 255));
+  s.style.afterglow = Afterglow::PerSweep;
+  const auto first = s.draw(90.0, 0);
+  const uint64_t drawn = s.renderer.pictures_drawn();
+  // The sweep moved, but sooner than a redraw is due: the same picture.
+  EXPECT_EQ(s.draw(120.0, 0.2 / kFadeRedrawHz), first);
+  EXPECT_EQ(s.renderer.pictures_drawn(), drawn);
+  // Due now: the fade follows the sweep.
+  EXPECT_NE(s.draw(150.0, 1.0 / kFadeRedrawHz), first);
+  EXPECT_EQ(s.renderer.pictures_drawn(), drawn + 1);
+}
+
+TEST(PpiRender, CopyKeepsWhatLiesOutsideThePpi) {
+  Scene s;
+  s.upload_scan(Image8(kTex, kTex, 255));
+  s.view.set_rect({64, 32, 128, 128});
+  s.target.bind();
+  glClearColor(1.0f, 0.0f, 1.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  s.renderer.draw(s.tex, s.geo, s.style, s.view, kScreen, kScreen, 0, 0, true);
+  const auto px = read_framebuffer_rgba(kScreen, kScreen);
+  const Px outside = at(px, 10, 10), inside = at(px, 128, 96);
+  EXPECT_EQ(outside.r, 255);
+  EXPECT_EQ(outside.g, 0);
+  EXPECT_EQ(outside.b, 255);
+  EXPECT_FALSE(inside.r == 255 && inside.g == 0 && inside.b == 255);
+}
