@@ -3,7 +3,10 @@
 // vessel's reach on the previous sweep of its azimuth).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "app/common/check.hpp"
 #include "gpu/plot_extractor.hpp"
@@ -145,6 +148,79 @@ TEST(PlotExtractor, RefusesBadParametersNamingThem) {
   p = PlotParams{};
   p.confirm_scans = 3;
   EXPECT_THROW(validate(p), Error);
+}
+
+}  // namespace
+}  // namespace sweepline::gpu
+
+namespace sweepline::gpu {
+namespace {
+
+// The scan-to-scan rule written out over a plain list of every remembered echo (what
+// gpu/plot_extractor.cpp does through a grid): the same plots confirmed frame after frame, on
+// hundreds of moving vessels and random spikes, frames handed twice included.
+TEST(PlotExtractor, CorrelationMatchesAPlainListOfEchoes) {
+  const double kDegree = 180.0 / kPi;  // as the extractor converts
+  const double kLo = 0.5, kHi = 1.5, kSameT = 1e-6, kSameM = 1.0, kPeriod = 2.5;
+  PlotParams p;  // confirm_scans = 2
+  PlotParams every = p;
+  every.confirm_scans = 1;  // the same plots before the correlation
+  PlotExtractor ex, ex_every;
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> pos(60, 930), step(-1, 1);
+  std::vector<std::pair<int, int>> vessels(200);
+  for (auto& v : vessels) v = {pos(rng), pos(rng)};
+  struct Echo {
+    double t, x, y;
+  };
+  std::vector<Echo> remembered;
+  int confirmed_total = 0;
+  for (int k = 0, frame = 0; k < 10; ++k) {
+    std::vector<ccl::Component> comps;
+    int label = 0;
+    for (auto& v : vessels) {
+      v.first += step(rng);
+      v.second += step(rng);
+      comps.push_back(box(++label, v.first, v.second, 6, 6));
+    }
+    for (int s = 0; s < 300; ++s) comps.push_back(box(++label, pos(rng), pos(rng), 6, 6));
+    for (int again = 0; again < (k % 3 == 2 ? 2 : 1); ++again, ++frame) {
+      const PolarFrame f = timed_frame(k, kPeriod);
+      const std::vector<Plot> all = ex_every.extract(comps, geometry(), f, every);
+      const std::vector<Plot> got = ex.extract(comps, geometry(), f, p);
+      const double sweep_s = ex_every.period_s() > 0 ? ex_every.period_s() : kPeriod;
+      std::vector<int> want;
+      std::vector<Echo> seen;
+      double latest = 0;
+      for (const Plot& pl : all) {
+        const double b = pl.bearing_deg / kDegree;
+        const double x = pl.range_m * std::sin(b), y = pl.range_m * std::cos(b);
+        seen.push_back({pl.time_s, x, y});
+        latest = std::max(latest, pl.time_s);
+        const double slack = std::max(p.pulse_m, pl.range_m * (p.beamwidth_deg / kDegree));
+        for (const Echo& h : remembered) {
+          const double dt = pl.time_s - h.t;
+          if (dt < kLo * sweep_s || dt > kHi * sweep_s) continue;
+          if (std::hypot(x - h.x, y - h.y) <= p.max_speed_mps * dt / sweep_s * sweep_s + slack) {
+            want.push_back(pl.label);
+            break;
+          }
+        }
+      }
+      for (const Echo& s : seen) {
+        bool dup = false;
+        for (const Echo& h : remembered)
+          dup = dup || (std::abs(h.t - s.t) < kSameT && std::hypot(h.x - s.x, h.y - s.y) < kSameM);
+        if (!dup) remembered.push_back(s);
+      }
+      std::erase_if(remembered, [&](const Echo& h) { return h.t < latest - 2 * sweep_s; });
+      std::vector<int> got_labels;
+      for (const Plot& pl : got) got_labels.push_back(pl.label);
+      EXPECT_EQ(got_labels, want) << "frame " << frame;
+      confirmed_total += int(want.size());
+    }
+  }
+  EXPECT_GT(confirmed_total, 1000) << "too few confirmations to compare";
 }
 
 }  // namespace
