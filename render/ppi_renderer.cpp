@@ -147,7 +147,7 @@ void PpiRenderer::draw(const DisplayTextures& tex, const DisplayGeometry& geo,
   GLint prev_fbo = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &prev_fbo);
   ensure_cache(fb_width, fb_height);
-  if (redraw || !cached_) {
+  if (redraw) {
     if (realtime)
       update_glow(tex, float(std::exp(-double(style.glow_rate_per_s) * since_picture_s_)));
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, cache_fbo_.get());
