@@ -121,7 +121,8 @@ DisplayGeometry display_geometry(const PipelineParams& params, const PolarFrame&
 // Display surfaces a frame is also written into, in place (W x H each; 0 = not wanted). The
 // handles are opaque here so that this header stays free of CUDA and GL: on the CUDA backend
 // they are cudaSurfaceObject_t values of mapped OpenGL textures (render/interop/): scan,
-// denoised, binary R8 (uint8), label_colour RGBA8 (uchar4, label_colour() below). The CPU
+// denoised, binary R8 (uint8) written by process(); label_colour RGBA8 (uchar4, label_colour()
+// below) written by colour_labels() once the frame's components are known. The CPU
 // backend ignores them: its caller uploads the host images instead. The surfaces must stay
 // mapped until the frame's device work has finished (unmap on native_stream(), which orders
 // after the frame without a host wait).
@@ -147,6 +148,15 @@ class Pipeline {
   // Whether result() would return without waiting for the device (a non-blocking query; always
   // true on the CPU). The engine asks this each UI frame and collects the result one frame late.
   virtual bool result_ready() { return true; }
+  // Writes the collected frame's label colours into targets.label_colour in place, label l as
+  // label_colour(ids[l]) (0 and labels past ids: transparent), for a display that keeps a
+  // component's colour across frames (app/engine/label_identities.hpp). Call after result() and
+  // before the next process(); enqueued on native_stream() like the frame. Device backends only:
+  // the CPU backend writes no surfaces (its display colours the host label image), so this does
+  // nothing there.
+  virtual void colour_labels(const std::vector<int32_t>& ids, const DisplayTargets& targets) {
+    (void)ids, (void)targets;
+  }
   // The backend's device queue, opaque: a cudaStream_t on CUDA, null on the CPU. Display
   // interop maps its surfaces on it so that mapping and unmapping are ordered with the frame.
   virtual void* native_stream() const { return nullptr; }
@@ -178,6 +188,12 @@ constexpr uint32_t label_colour(int32_t label) {
   h ^= h >> 15;
   uint32_t r = 64u + (h & 0xBFu), g = 64u + ((h >> 8) & 0xBFu), b = 64u + ((h >> 16) & 0xBFu);
   return r | (g << 8) | (b << 16) | 0xFF000000u;
+}
+
+// The colour of `label` when label l shows as identity ids[l] (Pipeline::colour_labels; the CPU
+// display's upload does the same): background and labels past `ids` are transparent.
+inline uint32_t identity_colour(const std::vector<int32_t>& ids, int32_t label) {
+  return label > 0 && size_t(label) < ids.size() ? label_colour(ids[size_t(label)]) : 0u;
 }
 
 }  // namespace sweepline::gpu

@@ -46,7 +46,7 @@ bool DisplayTextures::ensure(int width, int height) {
 }
 
 void DisplayTextures::upload(const Image8* scan, const Image8* denoised, const Image8* binary,
-                             const ImageI32* labels) {
+                             const ImageI32* labels, const std::vector<int32_t>* label_ids) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   const Image8* grey[3] = {scan, denoised, binary};
   for (int i = 0; i < 3; ++i) {
@@ -59,13 +59,15 @@ void DisplayTextures::upload(const Image8* scan, const Image8* denoised, const I
   }
   if (labels && !labels->empty()) {
     SWL_CHECK(labels->width == width_ && labels->height == height_, "label image size mismatch");
-    // Colours that stay with a component from frame to frame (render/stable_labels.hpp).
-    std::vector<uint32_t> rgba;
-    stable_.update(*labels);
-    stable_.colours(*labels, rgba);
+    rgba_.resize(labels->pixels.size());
+    const int32_t* l = labels->pixels.data();
+    if (label_ids)
+      for (size_t i = 0; i < rgba_.size(); ++i) rgba_[i] = gpu::identity_colour(*label_ids, l[i]);
+    else
+      for (size_t i = 0; i < rgba_.size(); ++i) rgba_[i] = gpu::label_colour(l[i]);
     glBindTexture(GL_TEXTURE_2D, tex_[int(Layer::Labels)].get());
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
-                    rgba.data());
+                    rgba_.data());
   }
   glBindTexture(GL_TEXTURE_2D, 0);
   ++generation_;

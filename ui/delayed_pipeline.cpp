@@ -22,6 +22,9 @@ class DelayedPipeline final : public gpu::Pipeline {
   const gpu::FrameResult& result() override { return inner_->result(); }
   bool result_ready() override { return inner_->result_ready(); }
   void* native_stream() const override { return inner_->native_stream(); }
+  void colour_labels(const std::vector<int32_t>& ids, const gpu::DisplayTargets& t) override {
+    inner_->colour_labels(ids, t);
+  }
   Image8 scan_image() override { return inner_->scan_image(); }
   Image8 denoised_image() override { return inner_->denoised_image(); }
   Image8 binary_image() override { return inner_->binary_image(); }

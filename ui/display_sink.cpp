@@ -64,9 +64,28 @@ std::unique_ptr<engine::SurfaceLease> DisplaySink::map_surfaces(const gpu::Pipel
   // Mapped on the pipeline's stream, so the unmap (when the lease ends) is ordered after the
   // frame's kernels without a host wait, and GL sees the new pixels.
   return std::make_unique<InteropLease>(
-      interop_->registered->map(static_cast<cudaStream_t>(pipeline.native_stream())), tex_);
+      interop_->registered->map(static_cast<cudaStream_t>(pipeline.native_stream()),
+                                render::interop::DisplayInterop::Layers::Images),
+      tex_);
 #else
   (void)pipeline, (void)width, (void)height, (void)labels, (void)times;
+  return nullptr;
+#endif
+}
+
+std::unique_ptr<engine::SurfaceLease> DisplaySink::map_label_surface(
+    const gpu::Pipeline& pipeline) {
+#ifdef SWEEPLINE_HAVE_INTEROP
+  SWL_CHECK(pipeline.backend() == gpu::Backend::Cuda && interop_ && interop_->registered &&
+                interop_->registered->matches(tex_),
+            "label colours: the display textures are not mapped for this pipeline");
+  return std::make_unique<InteropLease>(
+      interop_->registered->map(static_cast<cudaStream_t>(pipeline.native_stream()),
+                                render::interop::DisplayInterop::Layers::Labels),
+      tex_);
+#else
+  (void)pipeline;
+  SWL_CHECK(false, "label colours: this build has no CUDA-GL interop");
   return nullptr;
 #endif
 }
@@ -75,7 +94,7 @@ void DisplaySink::present(const engine::HostImages& images, StageTimes& times) {
   tex_.ensure(images.scan.width, images.scan.height);
   ScopedStageTimer t(times, "upload");
   tex_.upload(&images.scan, &images.denoised, &images.binary,
-              images.labels.empty() ? nullptr : &images.labels);
+              images.labels.empty() ? nullptr : &images.labels, &images.label_ids);
   if (images.labels.empty()) tex_.clear_labels();
 }
 

@@ -24,6 +24,8 @@ class DisplaySink final : public engine::DisplayPort {
   std::unique_ptr<engine::SurfaceLease> map_surfaces(const gpu::Pipeline& pipeline, int width,
                                                      int height, bool labels,
                                                      StageTimes& times) override;
+  // The label texture mapped alone, for the collected frame's colours.
+  std::unique_ptr<engine::SurfaceLease> map_label_surface(const gpu::Pipeline& pipeline) override;
   // glTexSubImage2D of a collected frame's images ("upload" stage).
   void present(const engine::HostImages& images, StageTimes& times) override;
 

@@ -184,6 +184,7 @@ bool Engine::open_source(const std::string& uri) {
   close_source();
   source_ = std::move(next);
   remote_ = std::move(next_remote);
+  remote_view_.reset();
   source_view_.error = error;
   settings_.source.uri = uri;
   settings_.source.speed = opt.speed;
@@ -584,8 +585,15 @@ bool Engine::collect(FrameRunner::Output& out) {
   StageTimes extra = std::move(in_flight_.display_times);
   double ms = out.ms;
   for (const auto& st : extra) ms += st.ms;
+  const size_t before = extra.size();
+  try {
+    colour_labels(out, extra);
+  } catch (const std::exception& e) {
+    processing_error_ = std::string("label colours: ") + e.what();
+    spdlog::error("{}", processing_error_);
+    return false;
+  }
   if (display_ && !out.images.empty()) {
-    const size_t before = extra.size();
     try {
       display_->present(out.images, extra);
     } catch (const std::exception& e) {
@@ -593,8 +601,8 @@ bool Engine::collect(FrameRunner::Output& out) {
       spdlog::error("{}", processing_error_);
       return false;
     }
-    for (size_t i = before; i < extra.size(); ++i) ms += extra[i].ms;
   }
+  for (size_t i = before; i < extra.size(); ++i) ms += extra[i].ms;
   result_ = std::move(out.result);
   applied_ = out.params;
   in_place_ = in_flight_.in_place;
@@ -602,6 +610,26 @@ bool Engine::collect(FrameRunner::Output& out) {
   record(extra, ms);
   if (in_flight_.feed_tracker) feed_tracker(in_flight_);
   return true;
+}
+
+void Engine::colour_labels(FrameRunner::Output& out, StageTimes& times) {
+  const gpu::FrameResult& r = out.result;
+  if (!display_ || !r.labelled) return;
+  if (!in_flight_.in_place && out.images.labels.empty()) return;
+  ScopedStageTimer t(times, "label colour");
+  // Another display size: the previous frame's centroids are in other pixels.
+  if (r.width != label_ids_width_ || r.height != label_ids_height_) label_ids_.reset();
+  label_ids_width_ = r.width;
+  label_ids_height_ = r.height;
+  const std::vector<int32_t>& ids = label_ids_.update(r.components);
+  if (in_flight_.in_place) {
+    // The label layer mapped alone, coloured on the frame's stream and unmapped behind it (no
+    // host wait); the device labels are the collected frame's until the next submit().
+    const std::unique_ptr<SurfaceLease> lease = display_->map_label_surface(runner_->pipeline());
+    runner_->colour_labels(ids, lease->targets());
+  } else {
+    out.images.label_ids = ids;
+  }
 }
 
 bool Engine::update() {

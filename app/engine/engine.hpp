@@ -21,6 +21,7 @@
 // Commands and reads are for one thread (the UI's); the pipeline may run on another (the CPU
 // runner's thread), which the engine hides.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -39,6 +40,7 @@
 #include "app/engine/display_port.hpp"
 #include "app/engine/engine_settings.hpp"
 #include "app/engine/frame_runner.hpp"
+#include "app/engine/label_identities.hpp"
 #include "app/engine/track_feed.hpp"
 #include "app/engine/tracking.hpp"
 #include "app/source/source.hpp"
@@ -239,6 +241,9 @@ class Engine {
   void reprocess_held_frame();  // paused: hand the held frame to the pipeline again
   bool submit();
   bool collect(FrameRunner::Output& out);
+  // The collected frame's label identities, to the display: with its host images, or coloured
+  // in place on the device (app/engine/label_identities.hpp).
+  void colour_labels(FrameRunner::Output& out, StageTimes& times);
   // pump() until `reached` holds; false on timeout or when the source ends first.
   bool pump_until(bool stop_at_rotation_end, uint64_t stop_at_radials,
                   const std::function<bool()>& reached, double timeout_s);
@@ -283,6 +288,8 @@ class Engine {
   std::unique_ptr<sweep::SweepAssembler> assembler_;
   std::unique_ptr<FrameRunner> runner_;
   InFlight in_flight_;
+  LabelIdentities label_ids_;
+  int label_ids_width_ = 0, label_ids_height_ = 0;  // the frames label_ids_ has seen
   uint64_t generation_ = 0;
   bool pipeline_fresh_ = true;  // has not seen a frame: send all rows
   bool reprocess_ = false;      // the next hand-off is the held frame again (not new video)
@@ -322,6 +329,13 @@ class Engine {
   std::unique_ptr<track::Tracker> tracker_;
   std::unique_ptr<nav::NmeaUdpReceiver> nmea_;
   std::unique_ptr<net::RemoteTracks> remote_;  // the servers' tracks (display clients)
+  // What the remote view was last built from (poll_remote_tracks); none: build at the next poll.
+  struct RemoteViewStamp {
+    uint64_t datagrams = 0;
+    size_t stale = 0;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::optional<RemoteViewStamp> remote_view_;
   TrackingView tracking_;
   ClockUnwrapper clock_;
   double tracker_now_s_ = 0;  // the last update's now (tracker clock)

@@ -17,6 +17,9 @@ namespace {
 constexpr double kMetresPerNm = 1852.0;
 constexpr double kDeg = M_PI / 180.0;
 constexpr double kKnotsPerNmPerS = 3600.0;
+// With nothing new from the servers, the remote view is rebuilt this often (seconds): the "no
+// data" age in the Targets panel is shown in whole seconds.
+constexpr double kRemoteViewRefreshS = 0.25;
 
 }  // namespace
 
@@ -113,6 +116,20 @@ std::unique_ptr<net::RemoteTracks> Engine::open_remote_tracks(const std::string&
 void Engine::poll_remote_tracks() {
   if (!remote_) return;
   remote_->poll();
+  // update() and refresh_status() both poll, so a window frame polls twice: the view is rebuilt
+  // only when a datagram came or a source went stale or came back, and otherwise at
+  // kRemoteViewRefreshS (the "no data" seconds count on).
+  RemoteViewStamp now;
+  for (const net::RemoteSourceStatus& s : remote_->picture().sources()) {
+    now.datagrams += s.datagrams;
+    now.stale += s.stale ? 1 : 0;
+  }
+  now.at = std::chrono::steady_clock::now();
+  if (remote_view_ && remote_view_->datagrams == now.datagrams &&
+      remote_view_->stale == now.stale &&
+      now.at - remote_view_->at < std::chrono::duration<double>(kRemoteViewRefreshS))
+    return;
+  remote_view_ = now;
   refresh_tracking_view();
 }
 

@@ -40,6 +40,7 @@ class ThreadedRunner final : public FrameRunner {
 
   const gpu::Pipeline& pipeline() const override { return *pipeline_; }
   bool threaded() const override { return true; }
+  void colour_labels(const std::vector<int32_t>&, const gpu::DisplayTargets&) override {}
 
   bool busy() const override {
     std::lock_guard lock(mutex_);
@@ -120,6 +121,10 @@ class InlineRunner final : public FrameRunner {
 
   const gpu::Pipeline& pipeline() const override { return *pipeline_; }
   bool threaded() const override { return false; }
+  void colour_labels(const std::vector<int32_t>& ids, const gpu::DisplayTargets& targets) override {
+    SWL_CHECK(!busy(), "label colours: a frame is still in flight");
+    pipeline_->colour_labels(ids, targets);
+  }
   bool busy() const override { return in_flight_ || failed_.has_value(); }
 
   bool submit(const PolarFrame& frame, const gpu::PipelineParams& params,

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/engine/display_port.hpp"
 #include "gpu/pipeline.hpp"
@@ -47,6 +48,11 @@ class FrameRunner {
   virtual std::optional<Output> poll() = 0;
   // Waits for the frame in flight and returns it (nullopt when none was submitted).
   virtual std::optional<Output> wait() = 0;
+  // Inline only, after the frame was taken and before the next submit(): its label colours into
+  // targets.label_colour in place (gpu::Pipeline::colour_labels). Threaded: nothing (its
+  // frames reach the display as host images).
+  virtual void colour_labels(const std::vector<int32_t>& ids,
+                             const gpu::DisplayTargets& targets) = 0;
 };
 
 // Threaded for the CPU backend, inline for a device backend.

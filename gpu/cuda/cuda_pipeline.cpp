@@ -5,6 +5,8 @@
 #include "gpu/cuda/host_copy.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -128,7 +130,7 @@ class CudaPipelineImpl final : public CudaPipeline {
     labels_pending_ = false;
     StageTimes host_times;
     if (params.label_enabled) {
-      label(frame, params, targets, r, host_times);
+      label(frame, params, r, host_times);
       // What the plot extractor needs once the components are in (finish_pending).
       plot_geometry_ = display_geometry(params, frame);
       plot_params_ = params.plot;
@@ -158,6 +160,31 @@ class CudaPipelineImpl final : public CudaPipeline {
     if (e == cudaErrorNotReady) return false;
     SWL_CUDA_CHECK(e);
     return true;
+  }
+
+  // The device labels stay valid until the next process(): colour them through the identities.
+  void colour_labels(const std::vector<int32_t>& ids, const DisplayTargets& targets) override {
+    if (!targets.label_colour) return;
+    finish_pending();
+    SWL_CHECK(result_.labelled, "label colours: the last frame was not labelled");
+    SWL_CHECK(ids.size() <= size_t(std::numeric_limits<int>::max()),
+              "label colours: too many identities");
+    cudaStream_t s = stream_.get();
+    // The pinned table may still feed the previous call's copy.
+    SWL_CUDA_CHECK(cudaEventSynchronize(ids_copied_.get()));
+    const size_t n = std::max<size_t>(ids.size(), 1);
+    if (n > h_ids_.size()) {  // grown by doubling: a busy scene's count changes every frame
+      const size_t cap = std::bit_ceil(n);
+      h_ids_.resize(cap);
+      d_ids_.resize(cap);
+    }
+    h_ids_.get()[0] = 0;
+    std::copy(ids.begin(), ids.end(), h_ids_.get());
+    SWL_CUDA_CHECK(cudaMemcpyAsync(d_ids_.get(), h_ids_.get(), n * sizeof(int32_t),
+                                   cudaMemcpyHostToDevice, s));
+    SWL_CUDA_CHECK(cudaEventRecord(ids_copied_.get(), s));
+    launch_label_colour(labeller_.d_labels(), d_ids_.get(), int(ids.size()), targets.label_colour,
+                        w_, h_, s);
   }
 
   Image8 scan_image() override { return download8(d_scan_); }
@@ -318,18 +345,13 @@ class CudaPipelineImpl final : public CudaPipeline {
 
   // Labelling on the device (gpu/cuda/ccl_cuda.hpp), enqueued on the same stream; the
   // components are fetched (a host wait) only when result() is asked for.
-  void label(const PolarFrame& frame, const PipelineParams& params, const DisplayTargets& targets,
-             FrameResult& r, StageTimes&) {
+  void label(const PolarFrame& frame, const PipelineParams& params, FrameResult& r, StageTimes&) {
     ccl::LabelParams lp = params.label;
     const DisplayGeometry g = display_geometry(params, frame);
     lp.threshold = 0;
     lp.geometry = {g.radar_x, g.radar_y, g.metres_per_pixel};
     labeller_.label(d_bin_.get(), d_scan_.get(), w_, h_, lp, stream_.get());
     mark("label");
-    if (targets.label_colour) {
-      launch_label_colour(labeller_.d_labels(), targets.label_colour, w_, h_, stream_.get());
-      mark("label colour");
-    }
     r.labelled = true;
     labels_pending_ = true;
   }
@@ -389,6 +411,10 @@ class CudaPipelineImpl final : public CudaPipeline {
   Stream stream_;
   std::vector<Event> events_;
   Event upload_done_{cudaEventDisableTiming};
+  // The label identities for colour_labels(): pinned copy, device table, and the copy's event.
+  PinnedBuffer<int32_t> h_ids_;
+  DeviceBuffer<int32_t> d_ids_;
+  Event ids_copied_{cudaEventDisableTiming};
   Event copy_done_;          // after this frame's host-to-device copies
   bool copy_timed_ = false;  // copy_done_ was recorded for the pending frame
   std::vector<const char*> stages_;

@@ -166,11 +166,14 @@ __global__ void copy_kernel(const uint8_t* __restrict__ in, Out8 out, int w, int
 
 // One pixel a thread: a 4-byte surface store per RGBA texel, the lanes' texels adjacent (four
 // pixels a thread with one 16-byte store each measured slower; decision 0018).
-__global__ void label_colour_kernel(const int32_t* __restrict__ labels, cudaSurfaceObject_t surf,
-                                    int w, int h) {
+// The colour is that of the label's identity (gpu::identity_colour, the CPU display's twin).
+__global__ void label_colour_kernel(const int32_t* __restrict__ labels,
+                                    const int32_t* __restrict__ ids, int n_ids,
+                                    cudaSurfaceObject_t surf, int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= w || y >= h) return;
-  const uint32_t c = label_colour(labels[size_t(y) * size_t(w) + size_t(x)]);
+  const int32_t l = labels[size_t(y) * size_t(w) + size_t(x)];
+  const uint32_t c = l > 0 && l < n_ids ? label_colour(__ldg(ids + l)) : 0u;
   surf2Dwrite(make_uchar4(uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)), surf,
               x * int(sizeof(uchar4)), y);
 }
@@ -205,11 +208,12 @@ void launch_copy(const uint8_t* d_in, Out8 out, int w, int h, cudaStream_t strea
   SWL_CUDA_CHECK_LAUNCH();
 }
 
-void launch_label_colour(const int32_t* d_labels, unsigned long long surf, int w, int h,
-                         cudaStream_t stream) {
+void launch_label_colour(const int32_t* d_labels, const int32_t* d_ids, int n_ids,
+                         unsigned long long surf, int w, int h, cudaStream_t stream) {
   if (!surf) return;
   const dim3 grid(unsigned((w + 255) / 256), unsigned(h));
-  label_colour_kernel<<<grid, 256, 0, stream>>>(d_labels, cudaSurfaceObject_t(surf), w, h);
+  label_colour_kernel<<<grid, 256, 0, stream>>>(d_labels, d_ids, n_ids, cudaSurfaceObject_t(surf),
+                                                w, h);
   SWL_CUDA_CHECK_LAUNCH();
 }
 

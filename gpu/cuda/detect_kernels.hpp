@@ -27,8 +27,10 @@ void launch_threshold(const uint8_t* d_in, Out8 out, int w, int h, uint8_t t, cu
 // out = in (DenoiseMode::None), also into out's surface.
 void launch_copy(const uint8_t* d_in, Out8 out, int w, int h, cudaStream_t stream);
 
-// RGBA8 label colours (gpu::label_colour) into a surface (cudaSurfaceObject_t; 0: nothing).
-void launch_label_colour(const int32_t* d_labels, unsigned long long surf, int w, int h,
-                         cudaStream_t stream);
+// RGBA8 label colours into a surface (cudaSurfaceObject_t; 0: nothing): label l as
+// gpu::label_colour(d_ids[l]), background and labels >= n_ids transparent
+// (gpu::identity_colour).
+void launch_label_colour(const int32_t* d_labels, const int32_t* d_ids, int n_ids,
+                         unsigned long long surf, int w, int h, cudaStream_t stream);
 
 }  // namespace sweepline::gpu::cuda

@@ -68,7 +68,7 @@ DisplayInterop::~DisplayInterop() {
   // The whole device, not the last mapping's stream: that stream belongs to a pipeline which a
   // backend switch may already have destroyed (its destructor has then drained it).
   if (mapped_) cuda_check_nothrow(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  destroy_surfaces();
+  destroy_surfaces(0, kLayerCount);
 }
 
 bool DisplayInterop::matches(const DisplayTextures& textures) const {
@@ -77,25 +77,30 @@ bool DisplayInterop::matches(const DisplayTextures& textures) const {
   return true;
 }
 
-void DisplayInterop::destroy_surfaces() noexcept {
-  for (auto& s : surfaces_) {
+void DisplayInterop::destroy_surfaces(int first, int count) noexcept {
+  for (int i = first; i < first + count; ++i) {
+    cudaSurfaceObject_t& s = surfaces_[size_t(i)];
     if (s) cuda_check_nothrow(cudaDestroySurfaceObject(s), "cudaDestroySurfaceObject");
     s = 0;
   }
 }
 
-DisplayInterop::Mapping DisplayInterop::map(cudaStream_t stream) {
-  destroy_surfaces();
+DisplayInterop::Mapping DisplayInterop::map(cudaStream_t stream, Layers layers) {
+  static_assert(int(Layer::Labels) == kLayerCount - 1, "the label layer comes last");
+  const int first = layers == Layers::Images ? 0 : int(Layer::Labels);
+  const int count = layers == Layers::Images ? int(Layer::Labels) : 1;
+  destroy_surfaces(first, count);
   mapped_ = true;
   cudaGraphicsResource_t res[kLayerCount];
-  for (int i = 0; i < kLayerCount; ++i) res[i] = registered_[size_t(i)].get();
-  cuda_check(cudaGraphicsMapResources(kLayerCount, res, stream), "cudaGraphicsMapResources");
-  Mapping m(this, stream);  // from here on the destructor unmaps, also if a step below throws
+  for (int i = 0; i < count; ++i) res[i] = registered_[size_t(first + i)].get();
+  cuda_check(cudaGraphicsMapResources(count, res, stream), "cudaGraphicsMapResources");
+  // From here on the destructor unmaps, also if a step below throws.
+  Mapping m(this, stream, first, count);
   unsigned long long* out[kLayerCount] = {&m.targets_.scan, &m.targets_.denoised,
                                           &m.targets_.binary, &m.targets_.label_colour};
-  for (int i = 0; i < kLayerCount; ++i) {
+  for (int i = first; i < first + count; ++i) {
     cudaArray_t array = nullptr;
-    cuda_check(cudaGraphicsSubResourceGetMappedArray(&array, res[i], 0, 0),
+    cuda_check(cudaGraphicsSubResourceGetMappedArray(&array, res[i - first], 0, 0),
                "cudaGraphicsSubResourceGetMappedArray");
     cudaResourceDesc desc{};
     desc.resType = cudaResourceTypeArray;
@@ -107,13 +112,17 @@ DisplayInterop::Mapping DisplayInterop::map(cudaStream_t stream) {
 }
 
 DisplayInterop::Mapping::Mapping(Mapping&& o) noexcept
-    : owner_(std::exchange(o.owner_, nullptr)), stream_(o.stream_), targets_(o.targets_) {}
+    : owner_(std::exchange(o.owner_, nullptr)),
+      stream_(o.stream_),
+      first_(o.first_),
+      count_(o.count_),
+      targets_(o.targets_) {}
 
 DisplayInterop::Mapping::~Mapping() {
   if (!owner_) return;
   cudaGraphicsResource_t res[kLayerCount];
-  for (int i = 0; i < kLayerCount; ++i) res[i] = owner_->registered_[size_t(i)].get();
-  cuda_check_nothrow(cudaGraphicsUnmapResources(kLayerCount, res, stream_),
+  for (int i = 0; i < count_; ++i) res[i] = owner_->registered_[size_t(first_ + i)].get();
+  cuda_check_nothrow(cudaGraphicsUnmapResources(count_, res, stream_),
                      "cudaGraphicsUnmapResources");
 }
 

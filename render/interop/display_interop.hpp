@@ -2,8 +2,10 @@
 // CUDA-GL interop for the display textures (built only with CUDA). The four textures are
 // registered once (cudaGraphicsGLRegisterImage with SurfaceLoadStore, so kernels write them
 // through surface objects) by move-only owners; map() maps them on the pipeline's stream just
-// around the frame's CUDA work and the returned Mapping unmaps them on the same stream, so the
-// unmap is ordered after the kernels without a host wait and GL draws see the new pixels.
+// around CUDA work and the returned Mapping unmaps them on the same stream, so the unmap is
+// ordered after the kernels without a host wait and GL draws see the new pixels. The frame's
+// images are mapped around the frame; the label colours apart, once the frame's components are
+// in (the colours follow identities matched on the host: gpu::Pipeline::colour_labels).
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -53,21 +55,27 @@ class DisplayInterop {
 
    private:
     friend class DisplayInterop;
-    Mapping(DisplayInterop* owner, cudaStream_t stream) : owner_(owner), stream_(stream) {}
+    Mapping(DisplayInterop* owner, cudaStream_t stream, int first, int count)
+        : owner_(owner), stream_(stream), first_(first), count_(count) {}
     DisplayInterop* owner_;
     cudaStream_t stream_;
+    int first_, count_;  // the layers mapped
     gpu::DisplayTargets targets_;
   };
-  // Maps the four textures on `stream` and makes surface objects for them.
-  Mapping map(cudaStream_t stream);
+  // Which textures a mapping holds: the frame's images (scan, denoised, binary) or the label
+  // colours.
+  enum class Layers { Images, Labels };
+  // Maps `layers` on `stream` and makes surface objects for them (the others stay 0 in the
+  // targets).
+  Mapping map(cudaStream_t stream, Layers layers);
 
  private:
-  void destroy_surfaces() noexcept;
+  void destroy_surfaces(int first, int count) noexcept;
   std::array<GLuint, kLayerCount> names_{};
   std::array<RegisteredTexture, kLayerCount> registered_;
-  // Surface objects of the previous mapping. They are destroyed at the next map(): the engine
-  // maps again only after it has collected that frame (Pipeline::result_ready()), so no kernel
-  // still uses them.
+  // Surface objects of each layer's previous mapping. They are destroyed when that layer is
+  // mapped again: the engine maps a layer again only after it has collected the next frame
+  // (Pipeline::result_ready()), which the stream orders after every kernel that used them.
   std::array<cudaSurfaceObject_t, kLayerCount> surfaces_{};
   bool mapped_ = false;  // map() was called: kernels may still write the surfaces
 };

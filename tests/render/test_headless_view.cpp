@@ -37,13 +37,14 @@ struct HeadlessRun {
 };
 
 HeadlessRun headless(const std::string& source, int frames, const std::string& tag,
-                     const std::string& extra = "") {
+                     const std::string& extra = "",
+                     const std::string& config = kGoldenDir + "/harbour_settings.json") {
   HeadlessRun r;
   const fs::path png = scratch(tag + ".png"), rep = scratch(tag + ".json");
-  const std::string args =
-      "view --headless --source '" + source + "' --frames " + std::to_string(frames) +
-      " --snapshot " + png.string() + " --report " + rep.string() + " --config " + kGoldenDir +
-      "/harbour_settings.json --no-save --width 800 --height 800 --hide-panels " + extra;
+  const std::string args = "view --headless --source '" + source + "' --frames " +
+                           std::to_string(frames) + " --snapshot " + png.string() + " --report " +
+                           rep.string() + " --config " + config +
+                           " --no-save --width 800 --height 800 --hide-panels " + extra;
   const auto res = sweepline::test::run_sweepline(args);
   r.status = res.status;
   r.output = res.output;
@@ -248,6 +249,58 @@ TEST(HeadlessView, CudaWithInteropRendersTheSameImageAsTheCpu) {
   compare(r.image, c.image, kPixelTol, frac, mean);
   EXPECT_LE(frac, kMaxDifferingFraction) << "mean diff " << mean;
   EXPECT_LE(mean, kMaxMeanDiff);
+}
+
+// Label colours follow identities kept across frames (app/engine/label_identities.hpp): on CUDA
+// the device labels are recoloured in place once the frame's components are in, on the CPU the
+// host label image on upload. The label layer alone, several frames in: both backends must show
+// the same colour on the same blobs (coloured by the frame's label numbers, most would differ).
+TEST(HeadlessView, CudaLabelColoursFollowTheSameIdentitiesAsTheCpu) {
+  if (auto reason = sweepline::gpu::cuda_unavailable_reason(); !reason.empty())
+    GTEST_SKIP() << reason;
+  json settings;
+  {
+    std::ifstream in(kGoldenDir + "/harbour_settings.json");
+    settings = json::parse(in);
+  }
+  json& layers = settings["view"]["style"]["layers"];
+  layers["scan"]["visible"] = false;
+  layers["labels"]["opacity"] = 1.0;
+  settings["view"]["style"]["afterglow"] = "off";
+  settings["view"]["show_boxes"] = false;
+  settings["view"]["show_rings"] = false;
+  settings["view"]["show_bearing_scale"] = false;
+  settings["view"]["show_sweep_line"] = false;
+  const fs::path config = scratch("labels_only.json");
+  std::ofstream(config) << settings.dump(1);
+  const std::string source = kSource + "/assets/harbour.pcap";
+  const HeadlessRun g = headless(source, 6, "labels_cuda", "--backend cuda", config.string());
+  ASSERT_EQ(g.status, 0) << g.output;
+  ASSERT_TRUE(g.report["interop"].get<bool>());
+  const HeadlessRun c = headless(source, 6, "labels_cpu", "--backend cpu", config.string());
+  ASSERT_EQ(c.status, 0) << c.output;
+  ASSERT_EQ(g.image.width, c.image.width);
+  ASSERT_EQ(g.image.height, c.image.height);
+  // Over the pixels that either picture colours (label hues are saturated; the background, the
+  // text plates and the land are grey): how many the other colours differently.
+  auto saturation = [](const uint8_t* p) {
+    return std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]});
+  };
+  size_t coloured = 0, differ = 0;
+  for (int y = 0; y < c.image.height; ++y)
+    for (int x = 0; x < c.image.width; ++x) {
+      const uint8_t* a = g.image.at(x, y);
+      const uint8_t* b = c.image.at(x, y);
+      if (saturation(a) <= 48 && saturation(b) <= 48) continue;
+      ++coloured;
+      int d = 0;
+      for (int ch = 0; ch < 3; ++ch) d = std::max(d, std::abs(int(a[ch]) - int(b[ch])));
+      differ += d > kPixelTol;
+    }
+  std::printf("label layer: %zu coloured pixels, %zu of them differ\n", coloured, differ);
+  ASSERT_GT(coloured, 1000u) << "the label layer shows almost nothing";
+  EXPECT_LE(double(differ) / double(coloured), 0.05)
+      << differ << " of " << coloured << " coloured pixels differ";
 }
 
 TEST(HeadlessView, AMissingSourceFailsWithAClearMessage) {

@@ -136,7 +136,10 @@ TEST(PpiRender, LayersComposeWithTheirOpacity) {
   Scene s;
   const Image8 zero(kTex, kTex, 0), full(kTex, kTex, 255);
   ImageI32 labels(kTex, kTex, 7);
-  s.tex.upload(&zero, &zero, &full, &labels);
+  // Label 7 shows as identity 19 (app/engine/label_identities.hpp).
+  std::vector<int32_t> ids(8, 0);
+  ids[7] = 19;
+  s.tex.upload(&zero, &zero, &full, &labels, &ids);
   s.style.brightness = Brightness::Day;
   const Rgb bg = background_colour(Brightness::Day);
   const float k = brightness_factor(Brightness::Day);
@@ -147,15 +150,13 @@ TEST(PpiRender, LayersComposeWithTheirOpacity) {
               {mix(bg.r, 0.25f * k, 0.5f), mix(bg.g, 0.75f * k, 0.5f), mix(bg.b, 1.0f * k, 0.5f)},
               2, "binary at 0.5");
 
-  // A component seen for the first time keeps its label as its identity, hence its colour
-  // (render/stable_labels.hpp).
-  const uint32_t lc = gpu::label_colour(7);
+  const uint32_t lc = gpu::label_colour(19);
   const float lr = float(lc & 0xFF) / 255, lg = float((lc >> 8) & 0xFF) / 255,
               lb = float((lc >> 16) & 0xFF) / 255;
   s.style.layers = {{{false, 1}, {false, 1}, {false, 1}, {true, 1.0f}}};
   expect_near(at(s.draw(), 150, 128),
               {mix(bg.r, lr * k, 1), mix(bg.g, lg * k, 1), mix(bg.b, lb * k, 1)}, 2,
-              "labels by id");
+              "labels by identity");
 
   // Label 0 is transparent; a hidden layer draws nothing.
   labels = ImageI32(kTex, kTex, 0);

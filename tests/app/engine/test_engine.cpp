@@ -67,6 +67,10 @@ struct DeviceControl {
   std::atomic<int> blocking_result_calls{0};
   gpu::DisplayTargets last_targets;
   bool had_targets = false;
+  // colour_labels(): calls, the identities and the target of the last one.
+  int colourings = 0;
+  std::vector<int32_t> colour_ids;
+  unsigned long long colour_target = 0;
 };
 
 class FakeDevicePipeline final : public gpu::Pipeline {
@@ -85,7 +89,16 @@ class FakeDevicePipeline final : public gpu::Pipeline {
     r_.times = {{"scan", 1.0}, {"label", 2.0}, {"label:finish", 0.5}};
     r_.labelled = true;
     r_.count = 1;
-    r_.components.assign(1, ccl::Component{});
+    ccl::Component comp;
+    comp.label = 1;
+    comp.area = 9;
+    comp.cx = comp.cy = 20;
+    r_.components.assign(1, comp);
+  }
+  void colour_labels(const std::vector<int32_t>& ids, const gpu::DisplayTargets& t) override {
+    ++c_->colourings;
+    c_->colour_ids = ids;
+    c_->colour_target = t.label_colour;
   }
   const gpu::FrameResult& result() override {
     if (!c_->done) ++c_->blocking_result_calls;
@@ -119,7 +132,7 @@ class RecordingDisplay final : public DisplayPort {
  public:
   bool surfaces = false;
   bool refuse = false;
-  int maps = 0, presents = 0, leases_alive = 0, leases_ended = 0;
+  int maps = 0, label_maps = 0, presents = 0, leases_alive = 0, leases_ended = 0;
   HostImages last;
 
   std::unique_ptr<SurfaceLease> map_surfaces(const gpu::Pipeline& p, int, int, bool,
@@ -128,7 +141,12 @@ class RecordingDisplay final : public DisplayPort {
     if (p.backend() == gpu::Backend::Cpu || !surfaces) return nullptr;
     if (refuse) throw DisplayUnavailable("CUDA-GL interop refused: test display");
     times.push_back({"test map", 0.25});
-    return std::make_unique<Lease>(*this);
+    return std::make_unique<Lease>(*this, gpu::DisplayTargets{11, 12, 13, 0});
+  }
+  std::unique_ptr<SurfaceLease> map_label_surface(const gpu::Pipeline& p) override {
+    ++label_maps;
+    EXPECT_EQ(p.backend(), gpu::Backend::Cuda);
+    return std::make_unique<Lease>(*this, gpu::DisplayTargets{0, 0, 0, 14});
   }
   void present(const HostImages& images, StageTimes& times) override {
     ++presents;
@@ -139,7 +157,7 @@ class RecordingDisplay final : public DisplayPort {
  private:
   class Lease final : public SurfaceLease {
    public:
-    explicit Lease(RecordingDisplay& d) : d_(d) { ++d_.leases_alive; }
+    Lease(RecordingDisplay& d, gpu::DisplayTargets t) : d_(d), t_(t) { ++d_.leases_alive; }
     ~Lease() override {
       --d_.leases_alive;
       ++d_.leases_ended;
@@ -148,7 +166,7 @@ class RecordingDisplay final : public DisplayPort {
 
    private:
     RecordingDisplay& d_;
-    gpu::DisplayTargets t_{11, 12, 13, 14};
+    gpu::DisplayTargets t_;
   };
 };
 
@@ -289,6 +307,9 @@ TEST(Engine, HostImagesReachTheDisplayOnTheCpu) {
   EXPECT_EQ(d.last.scan.width, e.display_size());
   EXPECT_EQ(d.last.binary.height, e.display_size());
   EXPECT_FALSE(d.last.labels.empty()) << "labelling is on by default";
+  // Each label's identity travels with the images (the first frame's identities are the labels).
+  ASSERT_EQ(d.last.label_ids.size(), e.result()->components.size() + 1);
+  for (size_t l = 1; l < d.last.label_ids.size(); ++l) EXPECT_EQ(d.last.label_ids[l], int32_t(l));
   EXPECT_TRUE(has_stage(e.result()->times, "upload"));
   e.set_display(nullptr);
 }
@@ -303,14 +324,23 @@ TEST(Engine, DeviceFramesAreWrittenInPlace) {
   ASSERT_EQ(c->processed, 1);
   EXPECT_TRUE(c->had_targets);
   EXPECT_EQ(c->last_targets.scan, 11u);
-  EXPECT_EQ(c->last_targets.label_colour, 14u);
+  EXPECT_EQ(c->last_targets.label_colour, 0u) << "label colours come once the frame is in";
   EXPECT_EQ(d.leases_alive, 0) << "surfaces must be unmapped right after the frame is enqueued";
   EXPECT_EQ(d.leases_ended, 1);
+  EXPECT_EQ(c->colourings, 0);
   c->done = true;
   ASSERT_TRUE(e.update());
   EXPECT_TRUE(e.in_place());
   EXPECT_EQ(d.presents, 0) << "an in-place frame needs no host images";
   EXPECT_TRUE(has_stage(e.result()->times, "test map"));
+  // The collected frame's labels coloured in place through their identities, on the label
+  // layer's own mapping, which ended again.
+  EXPECT_EQ(d.label_maps, 1);
+  EXPECT_EQ(c->colourings, 1);
+  EXPECT_EQ(c->colour_target, 14u);
+  EXPECT_EQ(c->colour_ids, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(d.leases_alive, 0);
+  EXPECT_TRUE(has_stage(e.result()->times, "label colour"));
   e.set_display(nullptr);
 }
 

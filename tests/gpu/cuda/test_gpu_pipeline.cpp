@@ -277,6 +277,7 @@ TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
       {"maxhold cfar", ScanMode::MaxHold, DenoiseMode::Cfar, 1},
       {"maxhold none", ScanMode::MaxHold, DenoiseMode::None, 1},
   };
+  int64_t components = 0;  // over every case: the label colours must have had labels to colour
   for (const int width : {300, 301, 320})
     for (const Case& c : cases) {
       SCOPED_TRACE(std::string(c.name) + " width " + std::to_string(width));
@@ -301,10 +302,18 @@ TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
         rd.res.array.array = arrays[i];
         ASSERT_EQ(cudaCreateSurfaceObject(&surfs[i], &rd), cudaSuccess);
       }
-      DisplayTargets t{surfs[0], surfs[1], surfs[2], surfs[3]};
+      // The frame writes the images; the label colours come after it, through identities.
+      DisplayTargets t{surfs[0], surfs[1], surfs[2], 0};
       base->process(f, p, &t);
       const FrameResult& r = base->result();
       EXPECT_TRUE(r.labelled);
+      components += r.count;
+      // Identities unlike the labels, and one label short so that the last label has none
+      // (transparent).
+      std::vector<int32_t> ids(size_t(std::max(r.count, 1)), 0);
+      for (size_t l = 1; l < ids.size(); ++l) ids[l] = int32_t(l * 7 + 3);
+      base->colour_labels(ids, DisplayTargets{0, 0, 0, surfs[3]});
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       const Image8 want[3] = {base->scan_image(), base->denoised_image(), base->binary_image()};
       for (int i = 0; i < 3; ++i) {
         Image8 got(p.width, p.height);
@@ -320,12 +329,13 @@ TEST(GpuPipeline, WritesDisplaySurfacesInPlace) {
       const ImageI32 labels = base->label_image();
       ASSERT_EQ(labels.size(), colours.size());
       for (size_t i = 0; i < colours.size(); ++i)
-        ASSERT_EQ(colours[i], label_colour(labels.pixels[i])) << i;
+        ASSERT_EQ(colours[i], identity_colour(ids, labels.pixels[i])) << i;
       for (int i = 0; i < 4; ++i) {
         cudaDestroySurfaceObject(surfs[i]);
         cudaFreeArray(arrays[i]);
       }
     }
+  EXPECT_GT(components, 100);
 }
 
 TEST(GpuPipeline, LabellingMatchesCpu) {
