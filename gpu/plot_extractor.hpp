@@ -1,8 +1,8 @@
 #pragma once
 // Plot extraction: labelled components to plots in the radar's units, filtered by their extent
-// against the beamwidth and pulse length and, when asked, confirmed by the previous sweep. Host
-// code shared by both backends (the CUDA backend downloads its components first), so the plots
-// of the two agree whenever their components do.
+// against the beamwidth and pulse length and, when asked, confirmed by the previous sweep (or,
+// away from land, by a plot of the sweep before). Host code shared by both backends (the CUDA
+// backend downloads its components first), so their plots agree whenever their components do.
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +36,7 @@ class PlotExtractor {
  private:
   struct Seen {
     double t, x, y;
+    bool plotted;  // it became a plot (what a plot that faded for a sweep is continued from)
   };
   void update_period(const PolarFrame& frame);
 

@@ -1,6 +1,6 @@
 // Plot extraction: extents from a component's box as the radar sees it, the filters against the
 // beam and pulse, sweep times, and the scan-to-scan correlation (a plot needs an echo within a
-// vessel's reach on the previous sweep of its azimuth).
+// vessel's reach on the previous sweep of its azimuth, or a plot on the sweep before that).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -124,6 +124,54 @@ TEST(PlotExtractor, ConfirmsOnlyEchoesTheLastSweepSaw) {
   EXPECT_NEAR(ex.period_s(), period, 1e-9);
 }
 
+TEST(PlotExtractor, APlotThatFadedForOneSweepIsContinued) {
+  PlotParams p;  // confirm_scans = 2
+  PlotExtractor ex;
+  const double period = 2.5;
+  auto vessel = [](int k) { return box(1, 480 + k, 290, 4, 6); };  // 10 m a sweep east
+  const ccl::Component spike = box(2, 300, 700, 3, 5);
+  EXPECT_TRUE(ex.extract({vessel(0)}, geometry(), timed_frame(0, period), p).empty());
+  // Sweep 1: the vessel is a plot; a lone spike appears (nothing there the sweep before).
+  std::vector<Plot> out = ex.extract({vessel(1), spike}, geometry(), timed_frame(1, period), p);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].label, 1);
+  // Sweep 2: the vessel's echo is under the threshold, the spike gone.
+  EXPECT_TRUE(ex.extract({}, geometry(), timed_frame(2, period), p).empty());
+  // Sweep 3: the vessel is back, 20 m on from its plot two sweeps ago: continued. The spike
+  // comes back at its old place, but it was never a plot.
+  out = ex.extract({vessel(3), spike}, geometry(), timed_frame(3, period), p);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].label, 1);
+  // Two sweeps without it (4 and 5): at sweep 6 its last plot is three sweeps old.
+  EXPECT_TRUE(ex.extract({}, geometry(), timed_frame(4, period), p).empty());
+  EXPECT_TRUE(ex.extract({}, geometry(), timed_frame(5, period), p).empty());
+  EXPECT_TRUE(ex.extract({vessel(6)}, geometry(), timed_frame(6, period), p).empty());
+}
+
+TEST(PlotExtractor, NearLandAPlotIsNotContinuedThroughAFadedSweep) {
+  PlotParams p;  // confirm_scans = 2
+  PlotExtractor ex;
+  const double period = 2.5;
+  // Land everywhere, known: every echo is near land.
+  const int per_row = land_words_per_row(16);
+  std::vector<uint32_t> words(size_t(360) * size_t(per_row), ~uint32_t(0));
+  std::vector<uint8_t> age(360, 255);
+  const LandView land{words.data(), age.data(), 360, 16, per_row};
+  auto vessel = [](int k) { return box(1, 480 + k, 290, 4, 6); };
+  EXPECT_TRUE(ex.extract({vessel(0)}, geometry(), timed_frame(0, period), p, &land).empty());
+  std::vector<Plot> out = ex.extract({vessel(1)}, geometry(), timed_frame(1, period), p, &land);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].near_land);
+  EXPECT_TRUE(ex.extract({}, geometry(), timed_frame(2, period), p, &land).empty());
+  EXPECT_TRUE(ex.extract({vessel(3)}, geometry(), timed_frame(3, period), p, &land).empty());
+  // The same echoes at sea are continued.
+  PlotExtractor sea;
+  EXPECT_TRUE(sea.extract({vessel(0)}, geometry(), timed_frame(0, period), p).empty());
+  EXPECT_EQ(sea.extract({vessel(1)}, geometry(), timed_frame(1, period), p).size(), 1u);
+  EXPECT_TRUE(sea.extract({}, geometry(), timed_frame(2, period), p).empty());
+  EXPECT_EQ(sea.extract({vessel(3)}, geometry(), timed_frame(3, period), p).size(), 1u);
+}
+
 TEST(PlotExtractor, WithoutTimesTheSweepCountIsTheClock) {
   PlotParams p;
   PlotExtractor ex;
@@ -172,6 +220,7 @@ TEST(PlotExtractor, CorrelationMatchesAPlainListOfEchoes) {
   for (auto& v : vessels) v = {pos(rng), pos(rng)};
   struct Echo {
     double t, x, y;
+    bool plotted;
   };
   std::vector<Echo> remembered;
   int confirmed_total = 0;
@@ -195,25 +244,31 @@ TEST(PlotExtractor, CorrelationMatchesAPlainListOfEchoes) {
       for (const Plot& pl : all) {
         const double b = pl.bearing_deg / kDegree;
         const double x = pl.range_m * std::sin(b), y = pl.range_m * std::cos(b);
-        seen.push_back({pl.time_s, x, y});
+        seen.push_back({pl.time_s, x, y, false});
         latest = std::max(latest, pl.time_s);
         const double slack = std::max(p.pulse_m, pl.range_m * (p.beamwidth_deg / kDegree));
         for (const Echo& h : remembered) {
           const double dt = pl.time_s - h.t;
-          if (dt < kLo * sweep_s || dt > kHi * sweep_s) continue;
+          // The previous sweep's echoes, or the plots of the sweep before (no land here).
+          if (dt < kLo * sweep_s || dt > (kHi + 1) * sweep_s) continue;
+          if (dt > kHi * sweep_s && !h.plotted) continue;
           if (std::hypot(x - h.x, y - h.y) <= p.max_speed_mps * dt / sweep_s * sweep_s + slack) {
             want.push_back(pl.label);
+            seen.back().plotted = true;
             break;
           }
         }
       }
       for (const Echo& s : seen) {
         bool dup = false;
-        for (const Echo& h : remembered)
-          dup = dup || (std::abs(h.t - s.t) < kSameT && std::hypot(h.x - s.x, h.y - s.y) < kSameM);
+        for (Echo& h : remembered)
+          if (std::abs(h.t - s.t) < kSameT && std::hypot(h.x - s.x, h.y - s.y) < kSameM) {
+            dup = true;
+            h.plotted = h.plotted || s.plotted;
+          }
         if (!dup) remembered.push_back(s);
       }
-      std::erase_if(remembered, [&](const Echo& h) { return h.t < latest - 2 * sweep_s; });
+      std::erase_if(remembered, [&](const Echo& h) { return h.t < latest - 3 * sweep_s; });
       std::vector<int> got_labels;
       for (const Plot& pl : got) got_labels.push_back(pl.label);
       EXPECT_EQ(got_labels, want) << "frame " << frame;
