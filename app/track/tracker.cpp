@@ -71,6 +71,9 @@ struct PendingPlot {
   bool consumed = false;
   bool near_land = false;
   bool land_unknown = false;
+  // Starts no track before the sweep has passed this unwrapped angle (an echo at the start of a
+  // call of a whole rotation: Impl::update).
+  double hold_to = -1e300;
 };
 
 // A scheduled scan. It carries the track's estimate as scheduled (position and velocity at time
@@ -493,7 +496,7 @@ struct Tracker::Impl {
     for (std::size_t k = 0; k < pending.size(); ++k) {
       PendingPlot& pl = pending[k];
       if (pl.consumed) continue;
-      if (pl.angle > upto) {
+      if (pl.angle > upto || angle <= pl.hold_to) {
         pending[w++] = pl;
         continue;
       }
@@ -568,6 +571,12 @@ struct Tracker::Impl {
       double behind = cw_deg(wrap360(tp.bearing_deg), to);
       if (behind > std::max(width, 180.0)) behind = 0.0;  // just ahead of the sweep
       pl.angle = angle - behind;
+      // In a call of a whole rotation the bearing where the calls meet is swept at its start and
+      // again at its end: an echo there (a target dead ahead, its measured bearing jittering
+      // across the edge) is placed at the start one call and at the end the next, while its
+      // track is due once a rotation. Such an echo waits for the next call before it may start
+      // a track, so that the track due at the edge meets it.
+      if (width > 180.0 && behind > width - tuning::kEdgeSlackDeg) pl.hold_to = angle;
       pending.push_back(pl);
     }
 

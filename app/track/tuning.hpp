@@ -36,6 +36,10 @@ constexpr double kYoungGainWeight = 0.5;
 // real target whose first plots were noisy a few scans to settle.
 constexpr double kConfirmSpeedFactor = 1.2;
 
+// An echo within this many degrees of the start of a call of most of a rotation starts no track
+// before the next call (Tracker: the bearing where such calls meet is swept twice a call).
+constexpr double kEdgeSlackDeg = 5.0;
+
 // Relative speed under which CPA is the current range and TCPA 0 (no relative motion).
 constexpr double kMinRelSpeedMps = 0.05;
 

@@ -353,3 +353,30 @@ TEST(TrackFeed, SmallSectorsAndFullRotationsAgree) {
     EXPECT_EQ(tracks[0].scans_seen & 0x3ffu, 0x3ffu) << calls;
   }
 }
+
+// A whole rotation a call (a frame a rotation) and a target dead ahead: its measured bearing
+// jitters across north, where the calls meet, so by bearing its echo is swept at a call's end one
+// rotation and at the next call's start the one after. The track, due once a rotation, must still
+// take every echo (it started a new track from each one swept at the start).
+TEST(TrackLife, AnEchoJitteringAcrossTheEdgeOfWholeRotationCallsKeepsOneTrack) {
+  Tracker tr;
+  const double period = 2.5, range = 10000.0;
+  for (int k = 0; k < 24; ++k) {
+    const double now = period * (k + 1);
+    const double bearing = k % 2 == 0 ? 359.97 : 0.03;  // west, then east of the edge
+    TrackPlot p;
+    // An echo across north is timed by its east half: the start of the frame.
+    p.time_s = now - period + 0.001;
+    p.range_m = range;
+    p.bearing_deg = bearing;
+    p.x_m = range * std::sin(bearing * kDeg);
+    p.y_m = range * std::cos(bearing * kDeg);
+    const std::vector<TrackPlot> plots{p};
+    tr.update(plots, 0.0, 0.0, now, OwnShip{});
+  }
+  std::vector<Track> tracks;
+  tr.tracks(tracks);
+  EXPECT_EQ(tr.stats().tracks_started, 1u);
+  ASSERT_EQ(tracks.size(), 1u);
+  EXPECT_EQ(tracks[0].status, Track::Status::Tracked);
+}
