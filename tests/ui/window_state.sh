@@ -51,13 +51,29 @@ wait_state "s['source']['speed'] == 1 and s['source']['loop']" 5 \
 echo "the Source panel shows the capture that plays"
 
 # A mistyped path: refused with the message, the capture keeps playing.
+# The field is clicked, its text selected and replaced; a select-all that the field did not take
+# is tried again, three times at most.
 read -r px py < <(centre source.file.path)
-xdotool mousemove \$px \$py click 1
-f=\$(get "s['window']['frames']")
-wait_state "s['window']['frames'] >= \$f + 3" 30 "frames after the click"
-xdotool key ctrl+a
-xdotool type --delay 30 "/nonexistent/typo.pcap"
-wait_state "s['form']['file_path'] == '/nonexistent/typo.pcap'" 30 "the typed path reaches the form"
+tries=0
+until [ "\$(get "s['form']['file_path']")" = /nonexistent/typo.pcap ]; do
+  tries=\$((tries + 1))
+  [ \$tries -le 3 ] || { echo "FAIL: the typed path did not reach the form in 3 tries"; exit 1; }
+  xdotool mousemove \$px \$py click 1
+  f=\$(get "s['window']['frames']")
+  wait_state "s['window']['frames'] >= \$f + 3" 30 "frames after the click"
+  # Ctrl held across frames of its own: pressed and released within one frame, the field may see
+  # the A without it (the typing then goes in at the click's caret).
+  xdotool keydown ctrl
+  f=\$(get "s['window']['frames']")
+  wait_state "s['window']['frames'] >= \$f + 2" 30 "frames with Ctrl down"
+  xdotool key a
+  f=\$(get "s['window']['frames']")
+  wait_state "s['window']['frames'] >= \$f + 2" 30 "frames after Ctrl+A"
+  xdotool keyup ctrl
+  xdotool type --delay 30 "/nonexistent/typo.pcap"
+  wait_state "s['form']['file_path'] == '/nonexistent/typo.pcap'" 10 \
+    "the typed path reaches the form" || echo "try \$tries: the form holds \$(get "s['form']['file_path']")"
+done
 read -r ox oy < <(centre source.file.open)
 xdotool mousemove \$ox \$oy click 1
 wait_state "'typo.pcap' in s['source']['error']" 30 "the bad path is refused with the message"
@@ -80,7 +96,7 @@ delay=\$(python3 -c "print(\$t1 - \$t0)")
 echo "saved \$delay s after the change (\$writes writes before it)"
 python3 -c "import sys; sys.exit(0 if \$delay >= 0.9 else 1)" \
   || { echo "FAIL: saved \$delay s after the change: not debounced"; exit 1; }
-python3 -c "import sys; sys.exit(0 if \$writes <= 3 else 1)" \
+python3 -c "import sys; sys.exit(0 if \$writes <= 2 + \$tries else 1)" \
   || { echo "FAIL: \$writes writes for one typed path and a click"; exit 1; }
 [ "\$(saved "s['source']['file_path']")" = /nonexistent/typo.pcap ]
 [ "\$(saved "s['source']['uri']")" = "$capture" ]
