@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "app/common/check.hpp"
+#include "gpu/point_grid.hpp"
 
 namespace sweepline::gpu {
 
@@ -41,46 +41,6 @@ constexpr double kSameTimeS = 1e-6, kSamePlaceM = 1.0;
 
 // The echo grid's cell (m): about a sweep's reach at long range, so a query looks at a few cells.
 constexpr double kGridCellM = 250.0;
-
-// Echo indices by grid cell. any_within(x, y, r, test) asks `test` of every echo in the cells
-// that a circle of radius r about (x, y) touches (a superset of those within r), so its answer
-// is the same as asking every echo.
-class EchoGrid {
- public:
-  explicit EchoGrid(double cell_m) : cell_(cell_m) {}
-  void add(double x, double y, std::size_t i) {
-    cells_[key(cell(x), cell(y))].push_back(i);
-    ++count_;
-  }
-  template <class Test>
-  bool any_within(double x, double y, double r, Test&& test) const {
-    const int64_t x0 = cell(x - r), x1 = cell(x + r), y0 = cell(y - r), y1 = cell(y + r);
-    if (double(x1 - x0 + 1) * double(y1 - y0 + 1) > double(count_)) {
-      // A reach wider than the echoes are many (a large max_speed_mps): ask them all.
-      for (const auto& [k, ids] : cells_)
-        for (const std::size_t i : ids)
-          if (test(i)) return true;
-      return false;
-    }
-    for (int64_t cx = x0; cx <= x1; ++cx)
-      for (int64_t cy = y0; cy <= y1; ++cy) {
-        const auto it = cells_.find(key(cx, cy));
-        if (it == cells_.end()) continue;
-        for (const std::size_t i : it->second)
-          if (test(i)) return true;
-      }
-    return false;
-  }
-
- private:
-  int64_t cell(double v) const { return int64_t(std::floor(v / cell_)); }
-  static uint64_t key(int64_t cx, int64_t cy) {
-    return (uint64_t(cx) << 32) ^ (uint64_t(cy) & 0xffffffffu);
-  }
-  double cell_;
-  std::size_t count_ = 0;
-  std::unordered_map<uint64_t, std::vector<std::size_t>> cells_;
-};
 
 double wrap360(double d) {
   d = std::fmod(d, 360.0);
@@ -233,7 +193,7 @@ std::vector<Plot> PlotExtractor::extract(const std::vector<ccl::Component>& comp
   const double period = timed ? sweep_s : 1.0;                         // in clock units
   // The remembered echoes in a grid, so that each new one meets only its neighbours (a busy
   // scene's thousand echoes a frame, each against two sweeps of them, was quadratic).
-  EchoGrid grid(kGridCellM);
+  PointGrid grid(kGridCellM);
   for (std::size_t i = 0; i < history_.size(); ++i) grid.add(history_[i].x, history_[i].y, i);
   std::vector<Plot> out;
   out.reserve(plots.size());

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 #include <unordered_set>
+
+#include "gpu/point_grid.hpp"
 
 namespace sweepline::engine {
 
@@ -39,14 +40,10 @@ const std::vector<int32_t>& LabelIdentities::update(const std::vector<ccl::Compo
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return now[a].size > now[b].size || (now[a].size == now[b].size && now[a].id < now[b].id);
   });
-  // The previous frame's blobs in a sparse grid, so that a match looks only nearby (thousands
-  // of clutter components a frame).
-  auto cell = [](double v) { return int64_t(std::floor(v / kCellPx)); };
-  auto key = [](int64_t cx, int64_t cy) { return (uint64_t(cy) << 32) ^ uint64_t(uint32_t(cx)); };
-  std::unordered_map<uint64_t, std::vector<size_t>> grid;
-  grid.reserve(previous_.size());
-  for (size_t j = 0; j < previous_.size(); ++j)
-    grid[key(cell(previous_[j].x), cell(previous_[j].y))].push_back(j);
+  // The previous frame's blobs in a grid, so that a match looks only nearby (thousands of
+  // clutter components a frame).
+  gpu::PointGrid grid(kCellPx);
+  for (size_t j = 0; j < previous_.size(); ++j) grid.add(previous_[j].x, previous_[j].y, j);
   std::vector<bool> taken(previous_.size(), false);
   ids_.assign(size_t(max_label) + 1, 0);
   std::vector<Blob> next;
@@ -57,22 +54,16 @@ const std::vector<int32_t>& LabelIdentities::update(const std::vector<ccl::Compo
     const double limit = std::max(kMinMatchPx, kMatchSizes * b.size);
     int64_t best = -1;
     double best_d = limit;
-    const int64_t x0 = cell(b.x - limit), x1 = cell(b.x + limit);
-    const int64_t y0 = cell(b.y - limit), y1 = cell(b.y + limit);
-    for (int64_t gy = y0; gy <= y1; ++gy)
-      for (int64_t gx = x0; gx <= x1; ++gx) {
-        const auto it = grid.find(key(gx, gy));
-        if (it == grid.end()) continue;
-        for (size_t j : it->second) {
-          if (taken[j]) continue;
-          const double d = std::hypot(previous_[j].x - b.x, previous_[j].y - b.y);
-          // Nearest first; on a tie the earlier of the previous frame's blobs.
-          if (d < best_d || (d == best_d && (best < 0 || int64_t(j) < best))) {
-            best_d = d;
-            best = int64_t(j);
-          }
-        }
+    grid.any_within(b.x, b.y, limit, [&](size_t j) {
+      if (taken[j]) return false;
+      const double d = std::hypot(previous_[j].x - b.x, previous_[j].y - b.y);
+      // Nearest first; on a tie the earlier of the previous frame's blobs.
+      if (d < best_d || (d == best_d && (best < 0 || int64_t(j) < best))) {
+        best_d = d;
+        best = int64_t(j);
       }
+      return false;  // look at every candidate
+    });
     if (best < 0) {
       fresh.push_back(k);
       continue;
