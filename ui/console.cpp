@@ -27,6 +27,9 @@ namespace {
 constexpr float kClickSlopPx = 4.0f;
 // How near a click must be to a track's symbol to pick it: the symbol's radius and a margin.
 constexpr float kPickRadiusPx = 10.0f;
+// How near a press must be to a zone's handle to drag it, and a click to a polygon's first
+// vertex to close it: the handle's square and a margin, as for a symbol.
+constexpr float kHandleRadiusPx = 10.0f;
 // A brief confirmation (a screenshot saved) stays this long: read at a glance, then out of the way.
 constexpr double kMessageSeconds = 3.0;
 // The EBL's and VRM's steps per key press: 1 deg (0.1 with Shift), 1 % of the range scale, the
@@ -265,10 +268,18 @@ void Console::key(Key k) {
     case Key::Escape:
       if (key_help_)
         key_help_ = false;
-      else if (zone_armed_)
+      else if (zone_armed_ || polygon_armed_)
         cancel_zone();
+      else if (edit_zone_ > 0)
+        edit_zone(0);
       else
         selected_track_ = 0;
+      break;
+    case Key::ZoneClose:
+      if (polygon_armed_) close_polygon_zone();
+      break;
+    case Key::ZoneUndo:
+      if (polygon_armed_) undo_polygon_vertex();
       break;
     case Key::Orientation:
       set_orientation(render::Orientation((int(orientation()) + 1) % 3));
@@ -344,6 +355,17 @@ void Console::click_ppi(float sx, float sy) {
   const render::WorldPoint w = view_.screen_to_world(sx, sy);
   const engine::TrackingView& tv = engine_.tracking();
   const PlaneToDisplay f = plane_to_display(tv);
+  if (polygon_armed_) {
+    if (!polygon_.empty() && near_point(f, view_, polygon_.front(), sx, sy, kHandleRadiusPx)) {
+      if (polygon_.size() >= 3)
+        close_polygon_zone();
+      else
+        show_message("ZONE: " + polygon_problem(polygon_));
+      return;
+    }
+    add_polygon_vertex(w);
+    return;
+  }
   if (zone_armed_) {
     if (!zone_first_) {
       zone_first_ = w;
@@ -374,14 +396,82 @@ void Console::cancel_selected() {
 }
 
 void Console::begin_zone(bool relative_to_heading) {
+  cancel_zone();
+  edit_zone(0);
   zone_armed_ = true;
   zone_relative_ = relative_to_heading;
-  zone_first_.reset();
 }
 
 void Console::cancel_zone() {
   zone_armed_ = false;
   zone_first_.reset();
+  polygon_armed_ = false;
+  polygon_.clear();
+}
+
+void Console::begin_polygon_zone() {
+  cancel_zone();
+  edit_zone(0);
+  polygon_armed_ = true;
+}
+
+void Console::add_polygon_vertex(render::WorldPoint p) {
+  if (!polygon_armed_) return;
+  polygon_.push_back(plane_point(plane_to_display(engine_.tracking()), p));
+}
+
+void Console::undo_polygon_vertex() {
+  if (!polygon_.empty()) polygon_.pop_back();
+}
+
+bool Console::close_polygon_zone() {
+  if (!polygon_armed_) return false;
+  const std::string problem = polygon_problem(polygon_);
+  if (!problem.empty()) {
+    show_message("ZONE: " + problem);
+    return false;
+  }
+  if (!engine_.add_zone(polygon_zone(polygon_))) {
+    show_message("ZONE: " + engine_.tracking().command_error);
+    return false;
+  }
+  cancel_zone();
+  polygon_closed_ = true;
+  return true;
+}
+
+void Console::edit_zone(int zone_id) {
+  edit_zone_ = std::max(zone_id, 0);
+  drag_handle_.reset();
+  drag_preview_.reset();
+  if (edit_zone_ > 0) {
+    zone_armed_ = polygon_armed_ = false;
+    zone_first_.reset();
+    polygon_.clear();
+  }
+}
+
+bool Console::apply_zone_edit(const track::AcquisitionZone& z) {
+  if (z.kind == track::AcquisitionZone::Kind::Polygon) {
+    const std::string problem = polygon_problem(z.polygon);
+    if (!problem.empty()) {
+      show_message("ZONE: " + problem);
+      return false;
+    }
+  }
+  if (!engine_.replace_zone(edit_zone_, z)) {
+    show_message("ZONE: " + engine_.tracking().command_error);
+    return false;
+  }
+  return true;
+}
+
+bool Console::move_edited_handle(int handle, render::WorldPoint to) {
+  const engine::TrackingView& tv = engine_.tracking();
+  const auto it = std::find_if(tv.zones.begin(), tv.zones.end(),
+                               [this](const auto& e) { return e.first == edit_zone_; });
+  if (it == tv.zones.end()) return false;
+  return apply_zone_edit(move_zone_handle(it->second, plane_to_display(tv), handle, to));
 }
 
 void Console::ppi_menu() {
@@ -410,11 +500,29 @@ void Console::ppi_menu() {
   if (ImGui::MenuItem("Acknowledge all alarms", "A", false, tv.unacknowledged > 0))
     engine_.acknowledge_all_alarms();
   ImGui::Separator();
-  if (ImGui::MenuItem("New zone from here", nullptr, false, tv.enabled)) {
-    begin_zone(zone_form_.relative_to_heading);
-    zone_first_ = menu_point_;
+  if (polygon_armed_) {
+    if (ImGui::MenuItem("Close the polygon", "Enter", false, polygon_.size() >= 3))
+      close_polygon_zone();
+    if (ImGui::MenuItem("Remove the last vertex", "Backspace", false, !polygon_.empty()))
+      undo_polygon_vertex();
+  } else {
+    if (ImGui::MenuItem("New zone from here", nullptr, false, tv.enabled)) {
+      begin_zone(zone_form_.relative_to_heading);
+      zone_first_ = menu_point_;
+    }
+    if (ImGui::MenuItem("New polygon zone from here", nullptr, false, tv.enabled)) {
+      begin_polygon_zone();
+      add_polygon_vertex(menu_point_);
+    }
   }
-  if (zone_armed_ && ImGui::MenuItem("Stop drawing the zone", "Esc")) cancel_zone();
+  if ((zone_armed_ || polygon_armed_) && ImGui::MenuItem("Stop drawing the zone", "Esc"))
+    cancel_zone();
+  if (menu_zone_ && *menu_zone_ != edit_zone_) {
+    char label[48];
+    std::snprintf(label, sizeof label, "Edit zone Z%d", *menu_zone_);
+    if (ImGui::MenuItem(label)) edit_zone(*menu_zone_);
+  }
+  if (edit_zone_ > 0 && ImGui::MenuItem("Stop editing the zone", "Esc")) edit_zone(0);
   ImGui::EndPopup();
 }
 
@@ -425,12 +533,24 @@ bool Console::take_fullscreen_request() {
   return std::exchange(fullscreen_, false);
 }
 
+std::optional<int> Console::edited_handle_at(float sx, float sy) const {
+  if (edit_zone_ <= 0) return std::nullopt;
+  const engine::TrackingView& tv = engine_.tracking();
+  for (const auto& [id, z] : tv.zones)
+    if (id == edit_zone_)
+      return pick_zone_handle(z, plane_to_display(tv), view_, sx, sy, kHandleRadiusPx);
+  return std::nullopt;
+}
+
 void Console::handle_ppi_input(const render::ScreenRect& rect) {
   ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureMouse) {
     const bool inside = rect.contains(io.MousePos.x, io.MousePos.y);
     // The wheel steps the range scale, a notch a scale: wheel forward shows a shorter range.
     if (inside && io.MouseWheel != 0) step_range_scale(io.MouseWheel > 0 ? -1 : +1);
+    if (inside && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+        !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+      polygon_closed_ = false;
     if (inside && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
       if (io.KeyCtrl) {
         aim_marker_at(io.MousePos.x, io.MousePos.y);  // the active EBL and VRM through here
@@ -440,6 +560,11 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
             video_to_true(view_.screen_to_world(io.MousePos.x, io.MousePos.y), ship_.heading_deg);
         markers_.erbl = {true, w, w};
         erbl_dragging_ = true;
+      } else if (const auto h = edited_handle_at(io.MousePos.x, io.MousePos.y)) {
+        // A zone's handle: dragged (not the picture) until the button is let go.
+        drag_handle_ = *h;
+        press_x_ = io.MousePos.x;
+        press_y_ = io.MousePos.y;
       } else {
         dragging_ = true;
         panning_ = false;
@@ -448,7 +573,12 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
       }
     }
     if (inside && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
-      reset_view();
+      // Drawing a polygon: the double-click closes it (its first click made the last vertex).
+      // One whose first click already closed the polygon (on its first vertex) does no more.
+      if (polygon_armed_)
+        close_polygon_zone();
+      else if (!drag_handle_ && !polygon_closed_)
+        reset_view();
       dragging_ = false;  // the second press is no click: nothing is acquired under it
     }
     if (dragging_ && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
@@ -465,6 +595,8 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
       const engine::TrackingView& tv = engine_.tracking();
       menu_track_ = pick_track(tv.tracks, plane_to_display(tv), view_, io.MousePos.x, io.MousePos.y,
                                kPickRadiusPx);
+      menu_zone_ = pick_zone(tv.zones, plane_to_display(tv), view_, io.MousePos.x, io.MousePos.y,
+                             kPickRadiusPx);
       ImGui::OpenPopup("ppi_menu");
     }
   }
@@ -473,6 +605,25 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
         video_to_true(view_.screen_to_world(io.MousePos.x, io.MousePos.y), ship_.heading_deg);
   if (dragging_ && !panning_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left))
     click_ppi(press_x_, press_y_);
+  if (drag_handle_) {
+    const engine::TrackingView& tv = engine_.tracking();
+    const auto it = std::find_if(tv.zones.begin(), tv.zones.end(),
+                                 [this](const auto& e) { return e.first == edit_zone_; });
+    if (it == tv.zones.end()) {
+      edit_zone(0);  // deleted under the drag
+    } else {
+      if (!drag_preview_) drag_start_ = it->second;
+      drag_preview_ = move_zone_handle(drag_start_, plane_to_display(tv), *drag_handle_,
+                                       view_.screen_to_world(io.MousePos.x, io.MousePos.y));
+      if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        // A press let go where it was is no edit (the handle would jump to the cursor).
+        const float dx = io.MousePos.x - press_x_, dy = io.MousePos.y - press_y_;
+        if (dx * dx + dy * dy > kClickSlopPx * kClickSlopPx) apply_zone_edit(*drag_preview_);
+        drag_handle_.reset();
+        drag_preview_.reset();
+      }
+    }
+  }
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     dragging_ = false;
     panning_ = false;
@@ -499,6 +650,9 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
                                      {GLFW_KEY_DELETE, Key::CancelTarget},
                                      {GLFW_KEY_A, Key::AcknowledgeAll},
                                      {GLFW_KEY_ESCAPE, Key::Escape},
+                                     {GLFW_KEY_ENTER, Key::ZoneClose},
+                                     {GLFW_KEY_KP_ENTER, Key::ZoneClose},
+                                     {GLFW_KEY_BACKSPACE, Key::ZoneUndo},
                                      {GLFW_KEY_PAGE_UP, Key::RangeUp},
                                      {GLFW_KEY_PAGE_DOWN, Key::RangeDown},
                                      {GLFW_KEY_O, Key::Orientation},
@@ -600,6 +754,14 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   st.zone_armed = zone_armed_;
   st.zone_first = zone_first_;
   st.zone_relative = zone_relative_;
+  st.polygon_armed = polygon_armed_;
+  st.polygon = polygon_;
+  // A zone deleted (the panel, a settings change) is no longer edited.
+  if (edit_zone_ > 0 && std::none_of(tv.zones.begin(), tv.zones.end(),
+                                     [this](const auto& e) { return e.first == edit_zone_; }))
+    edit_zone(0);
+  st.edit_zone = edit_zone_;
+  st.edit_preview = drag_preview_;
   st.mouse_valid = mouse_valid;
   st.mouse_x = io.MousePos.x;
   st.mouse_y = io.MousePos.y;

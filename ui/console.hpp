@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/engine/engine.hpp"
 #include "render/display_textures.hpp"
@@ -37,7 +38,9 @@ enum class Key {
   Reset,
   CancelTarget,    // Delete: cancel the selected target
   AcknowledgeAll,  // A: acknowledge every alarm
-  Escape,          // Esc: stop drawing a zone, else clear the selection
+  Escape,          // Esc: stop drawing or editing a zone, else clear the selection
+  ZoneClose,       // Enter: close the polygon zone being drawn
+  ZoneUndo,        // Backspace: remove the polygon's last vertex
   // The operator's functions (the key help, F1, lists them with their keys).
   RangeUp,      // a longer standard range scale (Plus/Up are a shorter one, Minus/Down longer)
   RangeDown,    // a shorter one
@@ -135,8 +138,9 @@ class Console {
   // Target tracking (docs/tracking.md). The selected track (0: none): its data box and symbol.
   int selected_track() const { return selected_track_; }
   void select_track(int id) { selected_track_ = id; }
-  // A left click on the PPI at screen (sx, sy): the second corner of a zone being drawn, else
-  // the track whose symbol is under it (selected), else manual acquisition there.
+  // A left click on the PPI at screen (sx, sy): a corner or vertex of a zone being drawn (a click
+  // on a polygon's first vertex closes it), else the track whose symbol is under it (selected),
+  // else manual acquisition there.
   void click_ppi(float sx, float sy);
   // Manual acquisition at a point of the PPI (metres about the radar); the new or marked track
   // is selected. False when nothing is near (the engine says why in its command_error).
@@ -146,6 +150,24 @@ class Console {
   void begin_zone(bool relative_to_heading);
   void cancel_zone();
   bool zone_armed() const { return zone_armed_; }
+  // Polygon zones drawn vertex by vertex (docs/tracking.md): arm, then each click adds a vertex
+  // (kept in the tracker's plane); Enter, a double-click or a click on the first vertex closes
+  // it, Backspace removes the last vertex, Esc (cancel_zone) stops.
+  void begin_polygon_zone();
+  void add_polygon_vertex(render::WorldPoint p);  // PPI metres
+  // Adds the zone and stops drawing; false, with the reason as the PPI's message, when the
+  // vertices make no zone yet (fewer than 3, edges crossing): drawing goes on.
+  bool close_polygon_zone();
+  void undo_polygon_vertex();
+  bool polygon_armed() const { return polygon_armed_; }
+  const std::vector<track::ZonePoint>& polygon_vertices() const { return polygon_; }
+  // Editing a zone on the PPI: its handles are drawn and dragging one replaces the zone in the
+  // engine when the button is let go. 0 stops editing.
+  void edit_zone(int zone_id);
+  int edited_zone() const { return edit_zone_; }
+  // Moves a handle of the zone being edited to a point of the PPI and applies it (a drag in one
+  // step; scripts). False, with the reason as the PPI's message, when the result is no zone.
+  bool move_edited_handle(int handle, render::WorldPoint to);
   ZoneForm& zone_form() { return zone_form_; }
 
   // Where named widgets were drawn (screen pixels), for the window's tests to click them
@@ -165,7 +187,10 @@ class Console {
   render::ScreenRect ppi_rect(int fb_width, int fb_height) const;
   double fallback_range_m() const;  // the scope's range before any data
   void handle_ppi_input(const render::ScreenRect& rect);
-  void ppi_menu();                       // the PPI's right-click menu
+  void ppi_menu();  // the PPI's right-click menu
+  // Replaces the edited zone in the engine (a drag let go); false with a message when refused.
+  bool apply_zone_edit(const track::AcquisitionZone& z);
+  std::optional<int> edited_handle_at(float sx, float sy) const;  // the edited zone's handle
   double default_range_scale_m() const;  // the standard scale nearest the video's range
   void update_picture();                 // orientation and true motion, once a frame
   void true_motion_reset();
@@ -210,11 +235,19 @@ class Console {
   bool zone_armed_ = false;
   bool zone_relative_ = false;
   std::optional<render::WorldPoint> zone_first_;
+  bool polygon_armed_ = false;
+  std::vector<track::ZonePoint> polygon_;  // the polygon's vertices so far, in the plane
+  bool polygon_closed_ = false;     // a polygon closed since the last single press (double-click)
+  int edit_zone_ = 0;               // the zone whose handles are shown (0: none)
+  std::optional<int> drag_handle_;  // the handle being dragged
+  track::AcquisitionZone drag_start_;                   // the zone when the drag began
+  std::optional<track::AcquisitionZone> drag_preview_;  // where the drag has it now
   ZoneForm zone_form_;
   float press_x_ = 0, press_y_ = 0;
   bool panning_ = false;
   render::WorldPoint menu_point_;
   std::optional<int> menu_track_;
+  std::optional<int> menu_zone_;  // the zone whose outline the right-click was on
 };
 
 }  // namespace sweepline::ui

@@ -554,6 +554,7 @@ const std::vector<KeyHelpRow>& key_help_rows() {
       {"click", "select a target, else acquire there"},
       {"right-click", "target menu"},
       {"Del  A  Esc", "cancel target / acknowledge alarms / stop a zone or clear"},
+      {"Enter  Backspace", "polygon zone: close it / remove the last vertex"},
       {"Space  Left  Right", "pause / step a rotation back, forward"},
       {"S", "screenshot (saved in the working folder)"},
       {"F  H", "fullscreen / hide the panels"},

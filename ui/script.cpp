@@ -20,6 +20,8 @@ namespace sweepline::ui {
 namespace {
 
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
+// An arity for verbs whose arguments are a list (checked by the verb's own rule).
+constexpr int kVariadic = -1;
 
 const std::map<std::string, int>& arity() {
   static const std::map<std::string, int> a = {{"wait", 1},
@@ -52,6 +54,10 @@ const std::map<std::string, int>& arity() {
                                                {"cpa_limit", 1},
                                                {"tcpa_limit", 1},
                                                {"zone", 4},
+                                               {"zone_polygon", kVariadic},
+                                               {"zone_draw", 1},
+                                               {"zone_edit", 1},
+                                               {"zone_drag", 3},
                                                {"click", 2},
                                                // The operator's functions.
                                                {"range", 1},
@@ -78,6 +84,7 @@ Key key_from_name(const std::string& n, int line) {
       {"f", Key::Fullscreen},     {"h", Key::HidePanels},
       {"r", Key::Reset},          {"del", Key::CancelTarget},
       {"a", Key::AcknowledgeAll}, {"esc", Key::Escape},
+      {"enter", Key::ZoneClose},  {"backspace", Key::ZoneUndo},
       {"pgup", Key::RangeUp},     {"pgdn", Key::RangeDown},
       {"o", Key::Orientation},    {"m", Key::Motion},
       {"c", Key::OffCentre},      {"f1", Key::Help},
@@ -102,6 +109,13 @@ double number(const std::string& s, int line) {
   return 0;
 }
 
+// A point of the PPI from a range (NM) and a bearing on the PPI's scale, as `acquire` reads them.
+render::WorldPoint ppi_point(const std::string& nm, const std::string& brg, int line) {
+  const double r = number(nm, line) * kMetresPerNm;
+  const double b = number(brg, line) * kDegToRad;
+  return {r * std::sin(b), r * std::cos(b)};
+}
+
 }  // namespace
 
 std::vector<ScriptCommand> parse_script(const std::string& text) {
@@ -118,9 +132,25 @@ std::vector<ScriptCommand> parse_script(const std::string& text) {
     auto it = arity().find(c.verb);
     SWL_CHECK(it != arity().end(),
               "script line " + std::to_string(n) + ": unknown command '" + c.verb + "'");
-    SWL_CHECK(int(c.args.size()) == it->second, "script line " + std::to_string(n) + ": '" +
-                                                    c.verb + "' takes " +
-                                                    std::to_string(it->second) + " argument(s)");
+    SWL_CHECK(it->second == kVariadic || int(c.args.size()) == it->second,
+              "script line " + std::to_string(n) + ": '" + c.verb + "' takes " +
+                  std::to_string(it->second) + " argument(s)");
+    if (c.verb == "zone_polygon") {
+      SWL_CHECK(c.args.size() >= 6 && c.args.size() % 2 == 0,
+                "script line " + std::to_string(n) +
+                    ": zone_polygon NM BRG NM BRG NM BRG ... (3 vertices or more)");
+      for (const std::string& a : c.args) number(a, n);
+    }
+    if (c.verb == "zone_draw")
+      SWL_CHECK(c.args[0] == "arc" || c.args[0] == "polygon" || c.args[0] == "off",
+                "script line " + std::to_string(n) + ": zone_draw arc|polygon|off");
+    if (c.verb == "zone_edit" && c.args[0] != "none") number(c.args[0], n);
+    if (c.verb == "zone_drag") {
+      for (const std::string& a : c.args) number(a, n);
+      SWL_CHECK(
+          number(c.args[0], n) >= 0 && std::floor(number(c.args[0], n)) == number(c.args[0], n),
+          "script line " + std::to_string(n) + ": zone_drag HANDLE NM BRG (HANDLE 0, 1, ...)");
+    }
     if (c.verb == "key") key_from_name(c.args[0], n);
     if (c.verb == "wait" || c.verb == "frames" || c.verb == "zoom" || c.verb == "threshold" ||
         c.verb == "vector_minutes" || c.verb == "cpa_limit" || c.verb == "tcpa_limit")
@@ -226,9 +256,7 @@ bool ScriptRunner::step(Console& console, double now_s) {
         st.start_recording(a);
     } else if (c.verb == "acquire") {
       // Range (NM) and bearing (deg, on the PPI's scale) from the radar.
-      const double r = number(c.args[0], c.line) * kMetresPerNm;
-      const double b = number(c.args[1], c.line) * kDegToRad;
-      if (!console.acquire_at({r * std::sin(b), r * std::cos(b)}))
+      if (!console.acquire_at(ppi_point(c.args[0], c.args[1], c.line)))
         spdlog::warn("script:{}: nothing acquired: {}", c.line, st.tracking().command_error);
     } else if (c.verb == "click") {
       // Screen pixels: what a left click on the PPI does there.
@@ -272,6 +300,30 @@ bool ScriptRunner::step(Console& console, double now_s) {
       z.bearing_from_deg = number(c.args[2], c.line);
       z.bearing_to_deg = number(c.args[3], c.line);
       if (!st.add_zone(z)) spdlog::warn("script:{}: {}", c.line, st.tracking().command_error);
+    } else if (c.verb == "zone_polygon") {
+      // Vertices at ranges (NM) and PPI bearings, drawn as the mouse draws them, then closed.
+      console.begin_polygon_zone();
+      for (size_t k = 0; k + 1 < c.args.size(); k += 2)
+        console.add_polygon_vertex(ppi_point(c.args[k], c.args[k + 1], c.line));
+      if (!console.close_polygon_zone()) {
+        spdlog::warn("script:{}: {}", c.line, console.message());
+        console.cancel_zone();
+      }
+    } else if (c.verb == "zone_draw") {
+      // As the panel's buttons: then `click X Y`, `key enter|backspace|esc` draw it.
+      if (a == "arc")
+        console.begin_zone(console.zone_form().relative_to_heading);
+      else if (a == "polygon")
+        console.begin_polygon_zone();
+      else
+        console.cancel_zone();
+    } else if (c.verb == "zone_edit") {
+      console.edit_zone(a == "none" ? 0 : int(number(a, c.line)));
+    } else if (c.verb == "zone_drag") {
+      // The edited zone's handle HANDLE (polygon: vertex; arc: 0 inner/from, 1 outer/to) moved.
+      if (!console.move_edited_handle(int(number(a, c.line)),
+                                      ppi_point(c.args[1], c.args[2], c.line)))
+        spdlog::warn("script:{}: zone not edited: {}", c.line, console.message());
     } else if (c.verb == "vectors" || c.verb == "vector_minutes" || c.verb == "trails" ||
                c.verb == "cpa_limit" || c.verb == "tcpa_limit") {
       engine::TrackingSettings t = st.settings().tracking;

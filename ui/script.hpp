@@ -6,12 +6,17 @@
 //   layer NAME (only that layer: scan denoised binary labels) | show LAYER | hide LAYER
 //   palette NAME | brightness NAME | afterglow NAME | threshold N | backend NAME
 //   source URI | panels on|off | record PATH|off | quit
-// Target tracking (docs/tracking.md); key names del (cancel selected), a (acknowledge), esc:
+// Target tracking (docs/tracking.md); key names del (cancel selected), a (acknowledge), esc,
+// enter and backspace (close a polygon zone, remove its last vertex):
 //   acquire NM BRG (manual acquisition at a range and PPI bearing) | click X Y (a left click on
 //   the PPI, screen pixels) | select ID|nearest|dangerous|none
 //   | cancel ID|all | ack ID|all
-//   zone NM_FROM NM_TO BRG_FROM BRG_TO (an arc zone, true bearings) | vectors true|relative
-//   vector_minutes N | trails on|off | cpa_limit NM | tcpa_limit MIN
+//   zone NM_FROM NM_TO BRG_FROM BRG_TO (an arc zone, true bearings)
+//   | zone_polygon NM BRG NM BRG NM BRG ... (a polygon zone, vertices at ranges and PPI bearings)
+//   | zone_draw arc|polygon|off (as the panel's buttons; then click, key enter|backspace|esc)
+//   | zone_edit ID|none (the zone's handles shown) | zone_drag HANDLE NM BRG (the edited zone's
+//   handle moved there and applied: a polygon's vertex, an arc's corner 0 or 1) | vectors
+//   true|relative vector_minutes N | trails on|off | cpa_limit NM | tcpa_limit MIN
 // The operator's functions (F1 lists their keys; key names pgup pgdn o m c f1 1 2 e v [ ] , . t b):
 //   range NM (the range scale) | orientation north-up|head-up|course-up | motion relative|true
 //   | heading DEG (the manual heading) | help on|off (the key help) | ebl N BRG T|R

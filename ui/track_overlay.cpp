@@ -20,6 +20,8 @@ constexpr float kPiF = 3.14159265f;
 constexpr float kSymbolRadiusPx = 7.0f;
 constexpr float kSelectHalfPx = 12.0f;  // the selection square's half side
 constexpr float kOwnInnerPx = 4.0f, kOwnOuterPx = 8.0f;
+constexpr float kHandleHalfPx = 4.0f;  // a zone handle's square; picked within 10 px (console)
+constexpr float kVertexRadiusPx = 3.0f;
 
 ImVec2 screen(const render::PpiView& view, render::WorldPoint w) {
   float x = 0, y = 0;
@@ -103,6 +105,7 @@ void draw_tracking_overlay(const engine::TrackingView& v, const ViewSettings& vs
   const ImU32 faint_col = colour(0.75f, 0.80f, 0.85f, 0.55f);
   const ImU32 trail_col = colour(0.55f, 0.92f, 1.0f, 0.80f * dim);
   const ImU32 zone_col = colour(0.85f, 0.55f, 1.0f, 0.70f * dim);
+  const ImU32 edit_col = colour(0.95f, 0.80f, 1.0f, 0.95f * std::max(dim, 0.8f));
   const ImU32 own_col = colour(0.97f, 0.97f, 0.97f, 0.90f * dim);
   const ImU32 text_col = colour(0.75f, 0.90f, 0.85f, 0.90f * dim);
   const ImU32 warn_col = colour(1.0f, 0.75f, 0.25f, 1.0f);
@@ -114,16 +117,43 @@ void draw_tracking_overlay(const engine::TrackingView& v, const ViewSettings& vs
 
   // Acquisition zones, under everything else.
   char buf[96];
-  for (const auto& [id, z] : v.zones) {
+  for (const auto& [id, stored] : v.zones) {
+    // The zone being edited: brighter, where a drag has it, with its handles.
+    const bool edited = id == st.edit_zone;
+    const track::AcquisitionZone& z = edited && st.edit_preview ? *st.edit_preview : stored;
+    const ImU32 col = edited ? edit_col : zone_col;
     for (const auto& loop : zone_outline(z, f)) {
       std::vector<ImVec2> pts;
       pts.reserve(loop.size());
       for (const render::WorldPoint& w : loop) pts.push_back(screen(view, w));
-      dl->AddPolyline(pts.data(), int(pts.size()), zone_col, ImDrawFlags_Closed, 1.5f);
+      dl->AddPolyline(pts.data(), int(pts.size()), col, ImDrawFlags_Closed, edited ? 2.0f : 1.5f);
       if (!pts.empty()) {
         std::snprintf(buf, sizeof buf, "Z%d", id);
-        dl->AddText({pts[0].x + 3, pts[0].y + 2}, zone_col, buf);
+        dl->AddText({pts[0].x + 3, pts[0].y + 2}, col, buf);
       }
+    }
+    if (edited)
+      for (const render::WorldPoint& w : zone_handles(z, f)) {
+        const ImVec2 c = screen(view, w);
+        const float h = kHandleHalfPx;
+        dl->AddRectFilled({c.x - h, c.y - h}, {c.x + h, c.y + h}, plate_col);
+        dl->AddRect({c.x - h, c.y - h}, {c.x + h, c.y + h}, edit_col, 0, 0, 1.5f);
+      }
+  }
+  // A polygon being drawn: its edges so far, the edge to the cursor and, faintly, the one that
+  // would close it; the first vertex ringed once a click there closes it.
+  if (st.polygon_armed && !st.polygon.empty()) {
+    std::vector<ImVec2> pts;
+    for (const track::ZonePoint& p : st.polygon)
+      pts.push_back(screen(view, to_display(f, p.x_m, p.y_m)));
+    if (pts.size() > 1) dl->AddPolyline(pts.data(), int(pts.size()), edit_col, 0, 1.5f);
+    for (const ImVec2& p : pts) dl->AddCircleFilled(p, kVertexRadiusPx, edit_col, 8);
+    if (st.polygon.size() >= 3)
+      dl->AddCircle(pts.front(), 2.5f * kVertexRadiusPx, edit_col, 16, 1.5f);
+    if (st.mouse_valid) {
+      const ImVec2 m{st.mouse_x, st.mouse_y};
+      dl->AddLine(pts.back(), m, edit_col, 1.0f);
+      if (pts.size() >= 2) dl->AddLine(m, pts.front(), zone_col, 1.0f);
     }
   }
   // A zone being drawn: its outline from the first corner to the cursor.
@@ -292,11 +322,31 @@ void draw_tracking_overlay(const engine::TrackingView& v, const ViewSettings& vs
                colour(0.25f, 0.12f, 0.0f, 0.90f));
   }
 
+  // What the next click does while a zone is drawn or edited: centred under the status lines,
+  // on a plate (the heading line and the bearing scale run under it).
+  std::vector<std::string> hint;
   if (st.zone_armed) {
-    const char* hint = st.zone_first ? "ZONE: click its second corner (Esc cancels)"
-                                     : "ZONE: click its first corner (Esc cancels)";
-    const ImVec2 ts2 = ImGui::CalcTextSize(hint);
-    dl->AddText({r.x + 0.5f * (r.w - ts2.x), r.y + 8}, zone_col, hint);
+    hint.push_back(st.zone_first ? "ZONE: click its second corner"
+                                 : "ZONE: click its first corner");
+    hint.push_back("Esc cancels");
+  } else if (st.polygon_armed && st.polygon.size() < 3) {
+    hint.push_back(st.polygon.empty()
+                       ? std::string("ZONE: click the polygon's first vertex")
+                       : "ZONE: click vertex " + std::to_string(st.polygon.size() + 1));
+    hint.push_back(st.polygon.empty() ? "Esc cancels" : "Backspace removes the last, Esc cancels");
+  } else if (st.polygon_armed) {
+    hint.push_back("ZONE: click the next vertex");
+    hint.push_back("Enter, double-click or the first vertex closes it");
+    hint.push_back("Backspace removes the last, Esc cancels");
+  } else if (st.edit_zone > 0) {
+    hint.push_back("ZONE Z" + std::to_string(st.edit_zone) + ": drag a handle to edit it");
+    hint.push_back("Esc ends");
+  }
+  if (!hint.empty()) {
+    float w = 0;
+    for (const auto& l : hint) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+    text_block(dl, {r.x + 0.5f * r.w + 0.5f * w + 6, r.y + 12 + line_h * float(st.status_lines)},
+               true, hint, {edit_col, text_col}, plate_col);
   }
   dl->PopClipRect();
 }

@@ -30,6 +30,43 @@ void add_arc(std::vector<render::WorldPoint>& out, double r, double from_deg, do
   for (int i = 0; i <= n; ++i) out.push_back(polar(r, from_deg + span_deg * i / n));
 }
 
+// Points whose turn is within this sine of an angle are collinear: a vertex placed on an edge
+// through a trigonometric round trip is off it by rounding only, far below what a click can aim.
+constexpr double kCollinearSine = 1e-9;
+
+// The turn a -> b -> c: 1 anticlockwise, -1 clockwise, 0 collinear (within kCollinearSine).
+int turn(track::ZonePoint a, track::ZonePoint b, track::ZonePoint c) {
+  const double bx = b.x_m - a.x_m, by = b.y_m - a.y_m, cx = c.x_m - a.x_m, cy = c.y_m - a.y_m;
+  const double cross = bx * cy - by * cx;
+  if (std::abs(cross) <= kCollinearSine * std::hypot(bx, by) * std::hypot(cx, cy)) return 0;
+  return cross > 0 ? 1 : -1;
+}
+
+// c lies on the segment a-b (given that the three are collinear).
+bool within(track::ZonePoint a, track::ZonePoint b, track::ZonePoint c) {
+  const double dx = b.x_m - a.x_m, dy = b.y_m - a.y_m, len2 = dx * dx + dy * dy;
+  if (len2 == 0) return c.x_m == a.x_m && c.y_m == a.y_m;
+  const double t = ((c.x_m - a.x_m) * dx + (c.y_m - a.y_m) * dy) / len2;
+  return t >= 0 && t <= 1;
+}
+
+// The segments a-b and c-d meet (crossing, touching or overlapping).
+bool segments_meet(track::ZonePoint a, track::ZonePoint b, track::ZonePoint c, track::ZonePoint d) {
+  const int d1 = turn(c, d, a), d2 = turn(c, d, b), d3 = turn(a, b, c), d4 = turn(a, b, d);
+  if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+  return (d1 == 0 && within(c, d, a)) || (d2 == 0 && within(c, d, b)) ||
+         (d3 == 0 && within(a, b, c)) || (d4 == 0 && within(a, b, d));
+}
+
+// The squared distance in pixels from (px, py) to the segment (ax, ay)-(bx, by).
+float segment_d2(float ax, float ay, float bx, float by, float px, float py) {
+  const float dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+  float t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0f;
+  t = std::clamp(t, 0.0f, 1.0f);
+  const float ex = ax + t * dx - px, ey = ay + t * dy - py;
+  return ex * ex + ey * ey;
+}
+
 }  // namespace
 
 PlaneToDisplay plane_to_display(const engine::TrackingView& v) {
@@ -329,6 +366,130 @@ std::vector<std::vector<render::WorldPoint>> zone_outline(const track::Acquisiti
     loop.push_back({0, 0});
   loops.push_back(std::move(loop));
   return loops;
+}
+
+track::ZonePoint plane_point(const PlaneToDisplay& f, render::WorldPoint p) {
+  track::ZonePoint z;
+  to_plane(f, p, z.x_m, z.y_m);
+  return z;
+}
+
+track::AcquisitionZone polygon_zone(const std::vector<track::ZonePoint>& vertices) {
+  track::AcquisitionZone z;
+  z.kind = track::AcquisitionZone::Kind::Polygon;
+  z.polygon = vertices;
+  return z;
+}
+
+bool polygon_self_intersects(const std::vector<track::ZonePoint>& v) {
+  const size_t n = v.size();
+  if (n < 3) return false;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) {
+      const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
+      const track::ZonePoint a = v[i], b = v[(i + 1) % n], c = v[j], d = v[(j + 1) % n];
+      if (adjacent) {
+        // Neighbours share a vertex; they only overlap when one folds back along the other.
+        const track::ZonePoint shared = j == i + 1 ? b : a;
+        const track::ZonePoint p = j == i + 1 ? a : b, q = j == i + 1 ? d : c;
+        if (turn(p, shared, q) == 0 && (within(shared, p, q) || within(shared, q, p))) return true;
+        continue;
+      }
+      if (segments_meet(a, b, c, d)) return true;
+    }
+  return false;
+}
+
+std::string polygon_problem(const std::vector<track::ZonePoint>& v) {
+  if (v.size() < 3)
+    return "a polygon zone needs at least 3 vertices (" + std::to_string(v.size()) + " so far)";
+  for (const track::ZonePoint& p : v)
+    if (!std::isfinite(p.x_m) || !std::isfinite(p.y_m)) return "a vertex is off the plane";
+  if (polygon_self_intersects(v)) return "the polygon's edges cross: move or remove a vertex";
+  return "";
+}
+
+bool near_point(const PlaneToDisplay& f, const render::PpiView& view, track::ZonePoint p, float sx,
+                float sy, float radius_px) {
+  float x = 0, y = 0;
+  view.world_to_screen(to_display(f, p.x_m, p.y_m), x, y);
+  return (x - sx) * (x - sx) + (y - sy) * (y - sy) <= radius_px * radius_px;
+}
+
+std::vector<render::WorldPoint> zone_handles(const track::AcquisitionZone& z,
+                                             const PlaneToDisplay& f) {
+  std::vector<render::WorldPoint> out;
+  if (z.kind == track::AcquisitionZone::Kind::Polygon) {
+    for (const track::ZonePoint& p : z.polygon) out.push_back(to_display(f, p.x_m, p.y_m));
+    return out;
+  }
+  const double shift = (z.relative_to_heading ? f.zone_heading_deg : 0.0) - f.up_deg;
+  out.push_back(polar(z.range_min_m, z.bearing_from_deg + shift));
+  out.push_back(polar(z.range_max_m, z.bearing_to_deg + shift));
+  return out;
+}
+
+track::AcquisitionZone move_zone_handle(const track::AcquisitionZone& z, const PlaneToDisplay& f,
+                                        int handle, render::WorldPoint to) {
+  track::AcquisitionZone out = z;
+  if (z.kind == track::AcquisitionZone::Kind::Polygon) {
+    if (handle >= 0 && size_t(handle) < z.polygon.size())
+      out.polygon[size_t(handle)] = plane_point(f, to);
+    return out;
+  }
+  if (handle != 0 && handle != 1) return out;
+  // The moved corner's range and bearing as arc_zone_from_points reads a click; the other
+  // corner's stay exactly as they were.
+  const double r = render::range_of(to);
+  const double other = handle == 0 ? z.range_max_m : z.range_min_m;
+  out.range_min_m = std::min(r, other);
+  out.range_max_m = std::max(r, other);
+  // A corner dragged onto own ship has no bearing of its own: it keeps the zone's.
+  if (r > 0) {
+    const double shift = f.up_deg - (z.relative_to_heading ? f.zone_heading_deg : 0.0);
+    (handle == 0 ? out.bearing_from_deg : out.bearing_to_deg) =
+        wrap360(render::bearing_of(to) + shift);
+  }
+  return out;
+}
+
+std::optional<int> pick_zone_handle(const track::AcquisitionZone& z, const PlaneToDisplay& f,
+                                    const render::PpiView& view, float sx, float sy,
+                                    float radius_px) {
+  std::optional<int> best;
+  float best_d2 = radius_px * radius_px;
+  const std::vector<render::WorldPoint> h = zone_handles(z, f);
+  for (size_t i = 0; i < h.size(); ++i) {
+    float x = 0, y = 0;
+    view.world_to_screen(h[i], x, y);
+    const float d2 = (x - sx) * (x - sx) + (y - sy) * (y - sy);
+    if (d2 <= best_d2) {
+      best_d2 = d2;
+      best = int(i);
+    }
+  }
+  return best;
+}
+
+std::optional<int> pick_zone(const std::vector<std::pair<int, track::AcquisitionZone>>& zones,
+                             const PlaneToDisplay& f, const render::PpiView& view, float sx,
+                             float sy, float radius_px) {
+  std::optional<int> best;
+  float best_d2 = radius_px * radius_px;
+  for (const auto& [id, z] : zones)
+    for (const auto& loop : zone_outline(z, f)) {
+      std::vector<float> xs(loop.size()), ys(loop.size());
+      for (size_t i = 0; i < loop.size(); ++i) view.world_to_screen(loop[i], xs[i], ys[i]);
+      for (size_t i = 0; i < loop.size(); ++i) {
+        const size_t k = (i + 1) % loop.size();
+        const float d2 = segment_d2(xs[i], ys[i], xs[k], ys[k], sx, sy);
+        if (d2 <= best_d2) {
+          best_d2 = d2;
+          best = id;
+        }
+      }
+    }
+  return best;
 }
 
 }  // namespace sweepline::ui

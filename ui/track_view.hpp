@@ -11,6 +11,7 @@
 // ship's heading, so the PPI is head-up and the bearing scale reads relative bearings.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/engine/remote_track_view.hpp"
@@ -111,6 +112,40 @@ track::AcquisitionZone arc_zone_from_points(const PlaneToDisplay& f, render::Wor
 // edges (a full circle: both circles, inner after outer), a polygon's vertices.
 std::vector<std::vector<render::WorldPoint>> zone_outline(const track::AcquisitionZone& z,
                                                           const PlaneToDisplay& f);
+
+// Polygon zones drawn vertex by vertex on the PPI. Each click is turned into the tracker's plane
+// at once (as manual acquisition is), so a polygon stays on the ground while own ship moves
+// during the drawing.
+track::ZonePoint plane_point(const PlaneToDisplay& f, render::WorldPoint p);
+track::AcquisitionZone polygon_zone(const std::vector<track::ZonePoint>& vertices);
+// Why these vertices make no zone yet: "" when they do (at least 3, no two edges crossing, all
+// finite); else a sentence for the operator.
+std::string polygon_problem(const std::vector<track::ZonePoint>& vertices);
+// True when two edges of the closed polygon cross (adjacent edges share a vertex, not a cross).
+bool polygon_self_intersects(const std::vector<track::ZonePoint>& vertices);
+// The screen point (sx, sy) is within radius_px of a plane point as the PPI shows it: a click on
+// the first vertex closes the polygon, a press on a handle drags it.
+bool near_point(const PlaneToDisplay& f, const render::PpiView& view, track::ZonePoint p, float sx,
+                float sy, float radius_px);
+
+// Editing a zone on the PPI by its handles: a polygon's vertices; an arc's two corners, the first
+// at (range_min, bearing_from), the second at (range_max, bearing_to), as two clicks made it.
+// Handles in PPI metres, in that order.
+std::vector<render::WorldPoint> zone_handles(const track::AcquisitionZone& z,
+                                             const PlaneToDisplay& f);
+// The zone with handle `handle` moved to a point of the PPI: a vertex moves on the ground; an
+// arc's corner takes the point's range and bearing as a click would (true or relative as the
+// zone's), the other corner stays (ranges reordered when the two cross). Other handles: no change.
+track::AcquisitionZone move_zone_handle(const track::AcquisitionZone& z, const PlaneToDisplay& f,
+                                        int handle, render::WorldPoint to);
+// The handle under the screen point within radius_px, the nearest when several are.
+std::optional<int> pick_zone_handle(const track::AcquisitionZone& z, const PlaneToDisplay& f,
+                                    const render::PpiView& view, float sx, float sy,
+                                    float radius_px);
+// The zone whose outline passes nearest the screen point within radius_px (right-click: edit).
+std::optional<int> pick_zone(const std::vector<std::pair<int, track::AcquisitionZone>>& zones,
+                             const PlaneToDisplay& f, const render::PpiView& view, float sx,
+                             float sy, float radius_px);
 
 // Display clients (TrackingView::remote, docs/deployment.md): each source's colour by its place
 // in the tracks= list (the first is the console's own track colour), the label a track carries

@@ -53,6 +53,13 @@ void zones_section(engine::Engine& eng, Console& console) {
     ImGui::PushID(id);
     if (ImGui::SmallButton("Delete")) remove = id;
     ImGui::SameLine();
+    const bool editing = console.edited_zone() == id;
+    if (ImGui::SmallButton(editing ? "Done" : "Edit")) console.edit_zone(editing ? 0 : id);
+    if (ImGui::IsItemHovered() && !editing)
+      ImGui::SetTooltip(
+          "Handles on the PPI: drag a polygon's vertices, or an arc's corners\n"
+          "(inner range and first bearing, outer range and second bearing).");
+    ImGui::SameLine();
     ImGui::Text("Z%d  %s", id, zone_text(z).c_str());
     ImGui::PopID();
   }
@@ -60,16 +67,31 @@ void zones_section(engine::Engine& eng, Console& console) {
 
   ZoneForm& form = console.zone_form();
   ImGui::BeginDisabled(!v.enabled);
-  if (!console.zone_armed()) {
-    if (ImGui::Button("Draw zone on the PPI")) console.begin_zone(form.relative_to_heading);
+  if (!console.zone_armed() && !console.polygon_armed()) {
+    if (ImGui::Button("Draw arc zone")) console.begin_zone(form.relative_to_heading);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "Two clicks on the PPI: one corner of the arc, then the opposite one.\n"
           "The arc runs clockwise from the first click's bearing.");
-  } else if (ImGui::Button("Stop drawing (Esc)")) {
-    console.cancel_zone();
+    ImGui::SameLine();
+    if (ImGui::Button("Draw polygon zone")) console.begin_polygon_zone();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "A click on the PPI for each vertex; Enter, a double-click or a click\n"
+          "on the first vertex closes it. Backspace removes the last vertex.");
+  } else {
+    if (ImGui::Button("Stop drawing (Esc)")) console.cancel_zone();
+    if (console.polygon_armed()) {
+      ImGui::SameLine();
+      ImGui::BeginDisabled(console.polygon_vertices().size() < 3);
+      if (ImGui::Button("Close (Enter)")) console.close_polygon_zone();
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::BeginDisabled(console.polygon_vertices().empty());
+      if (ImGui::Button("Undo vertex")) console.undo_polygon_vertex();
+      ImGui::EndDisabled();
+    }
   }
-  ImGui::SameLine();
   ImGui::Checkbox("Relative to heading", &form.relative_to_heading);
   ImGui::PushItemWidth(80);
   ImGui::InputDouble("##rmin", &form.range_min_nm, 0, 0, "%.2f");

@@ -149,6 +149,10 @@ class Engine {
   // tracking().command_error when the zone is malformed. Zones persist in the settings.
   std::optional<int> add_zone(const track::AcquisitionZone& zone);
   bool remove_zone(int zone_id);
+  // A zone edited on the PPI in place of zone_id: validated first, so that a malformed edit
+  // (nullopt, the reason in command_error) leaves the old zone as it was. Returns its id, which
+  // an edit keeps.
+  std::optional<int> replace_zone(int zone_id, const track::AcquisitionZone& zone);
   bool acknowledge_alarm(int alarm_id);  // false when no such alarm
   void acknowledge_all_alarms();
   // Applies new tracking settings (limits, life rules, zones, on/off) from the next update;

@@ -256,6 +256,28 @@ bool Engine::remove_zone(int zone_id) {
   return true;
 }
 
+std::optional<int> Engine::replace_zone(int zone_id, const track::AcquisitionZone& zone) {
+  if (!tracker_) {
+    tracking_.command_error = "replace zone: tracking is off";
+    return std::nullopt;
+  }
+  try {
+    if (!tracker_->replace_zone(zone_id, zone)) {
+      tracking_.command_error = "replace zone: no zone " + std::to_string(zone_id);
+      return std::nullopt;
+    }
+  } catch (const std::exception& e) {
+    tracking_.command_error = std::string("replace zone: ") + e.what();
+    return std::nullopt;
+  }
+  settings_.tracking.zones.clear();
+  for (const auto& [zid, z] : tracker_->zones()) settings_.tracking.zones.push_back(z);
+  tracking_.settings.zones = settings_.tracking.zones;
+  tracking_.command_error.clear();
+  refresh_tracking_view();
+  return zone_id;
+}
+
 bool Engine::acknowledge_alarm(int alarm_id) {
   if (!tracker_) return false;
   const bool ok = tracker_->acknowledge(alarm_id);

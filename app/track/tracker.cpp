@@ -718,6 +718,16 @@ bool Tracker::remove_zone(int zone_id) {
   return true;
 }
 
+bool Tracker::replace_zone(int zone_id, const AcquisitionZone& zone) {
+  validate(zone);
+  for (auto& [id, z] : impl_->zones)
+    if (id == zone_id) {
+      z = zone;
+      return true;
+    }
+  return false;
+}
+
 std::vector<std::pair<int, AcquisitionZone>> Tracker::zones() const {
   return impl_->zones;
 }

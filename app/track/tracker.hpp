@@ -130,6 +130,9 @@ class Tracker {
 
   int add_zone(const AcquisitionZone& zone);  // validates; returns its id (> 0)
   bool remove_zone(int zone_id);
+  // Validates, then puts `zone` in place of zone_id keeping its id; false when there is no such
+  // zone (a malformed zone throws and leaves the old one).
+  bool replace_zone(int zone_id, const AcquisitionZone& zone);
   std::vector<std::pair<int, AcquisitionZone>> zones() const;
 
   // Limits, flags and life rules take effect at the next update; validated.

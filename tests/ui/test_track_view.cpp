@@ -1,7 +1,8 @@
 // The tracking overlay's decisions without a window (ui/track_view.hpp): the tracker's plane to
 // the head-up PPI and back, vectors and trails true and relative, the IEC 62288 symbol per
-// status, picking a track with the mouse, the Targets table's order, two-click zones, and the
-// tracking settings persisting with the console's file and its script verbs.
+// status, picking a track with the mouse, the Targets table's order, two-click zones, polygon
+// zones drawn click by click and zones edited by their handles (the console's commands too), and
+// the tracking settings persisting with the console's file and its script verbs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,9 @@
 #include <fstream>
 
 #include "app/common/check.hpp"
+#include "app/engine/engine.hpp"
+#include "render/egl_context.hpp"
+#include "ui/console.hpp"
 #include "ui/script.hpp"
 #include "ui/settings.hpp"
 #include "ui/track_view.hpp"
@@ -274,6 +278,210 @@ TEST(TrackZones, TwoClicksMakeAnArcInTrueOrRelativeBearings) {
   expect_point(pl[0][0], 0, 1000);
 }
 
+namespace {
+
+void expect_plane(track::ZonePoint p, double x, double y, double tol = 1e-6) {
+  EXPECT_NEAR(p.x_m, x, tol);
+  EXPECT_NEAR(p.y_m, y, tol);
+}
+
+// A 1000 px square PPI at 10 m a pixel, the radar at (500, 500) unless off-centre.
+render::PpiView ten_metre_view(bool off_centre = false) {
+  render::PpiView view;
+  view.reset({0, 0, 1000, 1000}, 10000, off_centre);
+  view.set_range_scale(render::PpiView::display_radius_px(view.rect()) / 0.1);
+  return view;
+}
+
+}  // namespace
+
+TEST(TrackZones, PolygonClicksLandOnTheGroundHeadUpNorthUpAndOffCentre) {
+  const PlaneToDisplay f = plane_to_display(ground_view());  // own ship (1000, 2000), bow east
+  render::PpiView view = ten_metre_view();
+  auto click = [&](float sx, float sy) { return plane_point(f, view.screen_to_world(sx, sy)); };
+  // Head-up: 1 km up the screen is 1 km east of own ship, right (starboard) is south, left north.
+  std::vector<track::ZonePoint> v = {click(500, 400), click(600, 500), click(400, 500)};
+  expect_plane(v[0], 2000, 2000, 1e-3);
+  expect_plane(v[1], 1000, 1000, 1e-3);
+  expect_plane(v[2], 1000, 3000, 1e-3);
+  const track::AcquisitionZone z = polygon_zone(v);
+  EXPECT_EQ(z.kind, track::AcquisitionZone::Kind::Polygon);
+  EXPECT_NO_THROW(track::validate(z));
+  // The tracker agrees on what is inside, and the outline is drawn where it was clicked.
+  const track::ZoneOrigin o{1000, 2000, 90};
+  EXPECT_TRUE(track::zone_contains(z, o, 1800, 2000));
+  EXPECT_FALSE(track::zone_contains(z, o, 900, 2000));
+  const auto loops = zone_outline(z, f);
+  ASSERT_EQ(loops.size(), 1u);
+  ASSERT_EQ(loops[0].size(), 3u);
+  float sx = 0, sy = 0;
+  view.world_to_screen(loops[0][1], sx, sy);
+  EXPECT_NEAR(sx, 600, 1e-3);
+  EXPECT_NEAR(sy, 500, 1e-3);
+
+  // North-up (the picture turned by the heading): up the screen is north on the ground.
+  view.set_rotation_deg(90);
+  expect_plane(click(500, 400), 1000, 3000, 1e-3);
+  expect_plane(click(600, 500), 2000, 2000, 1e-3);
+
+  // Off-centre: the radar is back from the centre; a click is still measured from it.
+  view = ten_metre_view(true);
+  float rx = 0, ry = 0;
+  view.world_to_screen({0, 0}, rx, ry);
+  EXPECT_GT(ry, 600);  // moved down, the sea ahead filling the view
+  expect_plane(click(rx, ry - 100), 2000, 2000, 1e-3);
+  expect_plane(click(rx + 50, ry), 1000, 1500, 1e-3);
+
+  // Relative tracks without a heading: the plane is the PPI's own, about the radar.
+  engine::TrackingView rel;
+  rel.enabled = true;
+  const PlaneToDisplay fr = plane_to_display(rel);
+  view = ten_metre_view();
+  expect_plane(plane_point(fr, view.screen_to_world(500, 400)), 0, 1000, 1e-3);
+}
+
+TEST(TrackZones, APolygonClosesWithThreeVerticesAndNoCrossingEdges) {
+  using P = track::ZonePoint;
+  EXPECT_NE(polygon_problem({}).find("at least 3"), std::string::npos);
+  EXPECT_NE(polygon_problem({{0, 0}, {100, 0}}).find("(2 so far)"), std::string::npos);
+  EXPECT_EQ(polygon_problem({{0, 0}, {100, 0}, {100, 100}}), "");
+  // A concave (L-shaped) outline is a zone; a bow tie is not.
+  const std::vector<P> ell = {{0, 0}, {200, 0}, {200, 100}, {100, 100}, {100, 200}, {0, 200}};
+  EXPECT_FALSE(polygon_self_intersects(ell));
+  EXPECT_EQ(polygon_problem(ell), "");
+  const std::vector<P> bow = {{0, 0}, {100, 100}, {100, 0}, {0, 100}};
+  EXPECT_TRUE(polygon_self_intersects(bow));
+  EXPECT_NE(polygon_problem(bow).find("cross"), std::string::npos);
+  // An edge folded back along its neighbour, or a vertex on another edge, is no outline either.
+  EXPECT_TRUE(polygon_self_intersects({{0, 0}, {200, 0}, {100, 0}, {100, 100}}));
+  EXPECT_TRUE(polygon_self_intersects({{0, 0}, {200, 0}, {200, 200}, {100, 0}}));
+  EXPECT_NE(polygon_problem({{0, 0}, {NAN, 0}, {100, 100}}), "");
+
+  // A click closes the polygon when it is on the first vertex as drawn (within the radius).
+  const PlaneToDisplay f = plane_to_display(ground_view());
+  const render::PpiView view = ten_metre_view();
+  const P first{2000, 2000};  // 1 km ahead: screen (500, 400)
+  EXPECT_TRUE(near_point(f, view, first, 505, 404, 10));
+  EXPECT_FALSE(near_point(f, view, first, 520, 400, 10));
+}
+
+TEST(TrackZones, HandlesMovePolygonVerticesAndArcCorners) {
+  const PlaneToDisplay f = plane_to_display(ground_view());  // bow east
+  const render::PpiView view = ten_metre_view();
+  auto at = [](double r, double b) {
+    return render::WorldPoint{r * std::sin(b * M_PI / 180), r * std::cos(b * M_PI / 180)};
+  };
+  // A polygon's handles are its vertices; a dragged vertex moves on the ground, the others stay.
+  const track::AcquisitionZone poly = polygon_zone({{2000, 2000}, {1000, 1000}, {1000, 3000}});
+  const auto ph = zone_handles(poly, f);
+  ASSERT_EQ(ph.size(), 3u);
+  expect_point(ph[0], 0, 1000);
+  EXPECT_EQ(pick_zone_handle(poly, f, view, 598, 503, 10), std::optional<int>(1));
+  EXPECT_EQ(pick_zone_handle(poly, f, view, 550, 450, 10), std::nullopt);
+  track::AcquisitionZone moved = move_zone_handle(poly, f, 0, at(2000, 0));
+  expect_plane(moved.polygon[0], 3000, 2000);
+  expect_plane(moved.polygon[1], 1000, 1000);
+  expect_plane(moved.polygon[2], 1000, 3000);
+  EXPECT_EQ(move_zone_handle(poly, f, 3, at(2000, 0)).polygon[0].x_m, 2000);  // no such handle
+
+  // An arc's corners: (inner, from) and (outer, to), as its two clicks made them.
+  const track::AcquisitionZone arc = arc_zone_from_points(f, at(1000, 350), at(3000, 10), false);
+  const auto ah = zone_handles(arc, f);
+  ASSERT_EQ(ah.size(), 2u);
+  expect_point(ah[0], at(1000, 350).east, at(1000, 350).north);
+  expect_point(ah[1], at(3000, 10).east, at(3000, 10).north);
+  // The outer corner out to 4 km and 030 on the scale: the outer range and the second bearing.
+  moved = move_zone_handle(arc, f, 1, at(4000, 30));
+  EXPECT_NEAR(moved.range_min_m, 1000, 1e-6);
+  EXPECT_NEAR(moved.range_max_m, 4000, 1e-6);
+  EXPECT_DOUBLE_EQ(moved.bearing_from_deg, arc.bearing_from_deg);  // 080 true, untouched
+  EXPECT_NEAR(moved.bearing_to_deg, 120, 1e-6);                    // 030 + the heading
+  EXPECT_FALSE(moved.relative_to_heading);
+  // The inner corner in to 500 m at 330: the inner range and the first bearing.
+  moved = move_zone_handle(arc, f, 0, at(500, 330));
+  EXPECT_NEAR(moved.range_min_m, 500, 1e-6);
+  EXPECT_NEAR(moved.range_max_m, 3000, 1e-6);
+  EXPECT_NEAR(moved.bearing_from_deg, 60, 1e-6);
+  EXPECT_DOUBLE_EQ(moved.bearing_to_deg, arc.bearing_to_deg);
+  // Dragged past the outer range, the inner corner becomes the outer one.
+  moved = move_zone_handle(arc, f, 0, at(5000, 350));
+  EXPECT_NEAR(moved.range_min_m, 3000, 1e-6);
+  EXPECT_NEAR(moved.range_max_m, 5000, 1e-6);
+  // Relative bearings stay relative to the heading.
+  const track::AcquisitionZone rel = arc_zone_from_points(f, at(1000, 350), at(3000, 10), true);
+  moved = move_zone_handle(rel, f, 1, at(3000, 30));
+  EXPECT_TRUE(moved.relative_to_heading);
+  EXPECT_NEAR(moved.bearing_from_deg, 350, 1e-6);
+  EXPECT_NEAR(moved.bearing_to_deg, 30, 1e-6);
+  // A corner dragged onto own ship keeps the zone's bearing (it has none of its own there).
+  moved = move_zone_handle(rel, f, 0, {0, 0});
+  EXPECT_NEAR(moved.range_min_m, 0, 1e-9);
+  EXPECT_NEAR(moved.bearing_from_deg, 350, 1e-6);
+
+  // A right-click on a zone's outline picks it for editing.
+  const std::vector<std::pair<int, track::AcquisitionZone>> zones = {{4, poly}, {7, arc}};
+  // The arc's outer edge crosses the bow 3 km ahead: screen (500, 200).
+  EXPECT_EQ(pick_zone(zones, f, view, 502, 203, 10), std::optional<int>(7));
+  // The polygon's edge from (500, 400) to (600, 500), at its middle.
+  EXPECT_EQ(pick_zone(zones, f, view, 553, 447, 10), std::optional<int>(4));
+  EXPECT_EQ(pick_zone(zones, f, view, 900, 900, 10), std::nullopt);
+}
+
+TEST(TrackZones, TheConsoleDrawsClosesAndEditsZonesInTheEngine) {
+  render::EglContext egl("auto");  // the console's renderer needs a GL context
+  engine::EngineSettings s;
+  s.processing.backend = "cpu";
+  engine::Engine eng(s);
+  Console console(eng, ViewSettings{});
+  ASSERT_TRUE(eng.tracking().enabled);
+  auto at = [](double r, double b) {
+    return render::WorldPoint{r * std::sin(b * M_PI / 180), r * std::cos(b * M_PI / 180)};
+  };
+  // Two vertices cannot close: the reason shows and drawing goes on; Backspace removes one.
+  console.begin_polygon_zone();
+  console.add_polygon_vertex(at(1000, 0));
+  console.add_polygon_vertex(at(1000, 90));
+  console.key(Key::ZoneClose);
+  EXPECT_TRUE(console.polygon_armed());
+  EXPECT_NE(console.message().find("at least 3"), std::string::npos) << console.message();
+  EXPECT_TRUE(eng.tracking().zones.empty());
+  console.key(Key::ZoneUndo);
+  ASSERT_EQ(console.polygon_vertices().size(), 1u);
+  console.add_polygon_vertex(at(1000, 90));
+  console.add_polygon_vertex(at(1000, 180));
+  console.key(Key::ZoneClose);
+  EXPECT_FALSE(console.polygon_armed());
+  ASSERT_EQ(eng.tracking().zones.size(), 1u);
+  const auto [id, z] = eng.tracking().zones[0];
+  EXPECT_EQ(z.kind, track::AcquisitionZone::Kind::Polygon);
+  ASSERT_EQ(z.polygon.size(), 3u);
+  ASSERT_EQ(eng.settings().tracking.zones.size(), 1u);  // persisted with the settings
+  // Esc drops a polygon being drawn without adding it.
+  console.begin_polygon_zone();
+  console.add_polygon_vertex(at(2000, 0));
+  console.key(Key::Escape);
+  EXPECT_FALSE(console.polygon_armed());
+  EXPECT_EQ(eng.tracking().zones.size(), 1u);
+
+  // Editing: a vertex moved replaces the zone (the console follows its new id); a move that
+  // makes the edges cross is refused with the reason, the zone left as it was.
+  console.edit_zone(id);
+  ASSERT_TRUE(console.move_edited_handle(0, at(1500, 0)));
+  ASSERT_EQ(eng.tracking().zones.size(), 1u);
+  EXPECT_EQ(console.edited_zone(), eng.tracking().zones[0].first);
+  const track::AcquisitionZone edited = eng.tracking().zones[0].second;
+  EXPECT_NEAR(std::hypot(edited.polygon[0].x_m - z.polygon[1].x_m,
+                         edited.polygon[0].y_m - z.polygon[1].y_m),
+              std::hypot(1500, 1000), 1e-6);
+  // The starboard vertex dragged dead ahead beyond the first: the edges fold back on each other.
+  EXPECT_FALSE(console.move_edited_handle(1, at(3000, 0)));
+  EXPECT_NE(console.message().find("cross"), std::string::npos) << console.message();
+  EXPECT_DOUBLE_EQ(eng.tracking().zones[0].second.polygon[1].x_m, edited.polygon[1].x_m);
+  EXPECT_NEAR(edited.polygon[1].x_m, 1000, 1e-6);
+  console.key(Key::Escape);
+  EXPECT_EQ(console.edited_zone(), 0);
+}
+
 TEST(TrackDataBox, SaysWhatTheOperatorNeeds) {
   track::Track t = make_track(12, 0, 0, track::Track::Status::Tracked);
   t.range_m = 2 * kMetresPerNm;
@@ -343,5 +551,17 @@ TEST(TrackScript, VerbsAreCheckedWhenTheScriptIsRead) {
   EXPECT_EQ(cmds.size(), 18u);
   for (const char* bad : {"acquire 2.5\n", "acquire x 45\n", "vectors sideways\n", "trails maybe\n",
                           "select first\n", "zone 1 2 3\n", "cancel some\n"})
+    EXPECT_THROW(parse_script(bad), Error) << bad;
+  // Polygon zones and zone editing.
+  const auto zones = parse_script(
+      "zone_polygon 1 0 1.5 90 1 180\nzone_polygon 1 0 2 60 2 120 1 180\nzone_draw polygon\n"
+      "zone_draw arc\nzone_draw off\nkey enter\nkey backspace\nzone_edit 2\nzone_edit none\n"
+      "zone_drag 1 2.5 045\n");
+  ASSERT_EQ(zones.size(), 10u);
+  EXPECT_EQ(zones[1].args.size(), 8u);
+  for (const char* bad :
+       {"zone_polygon 1 0 1 90\n", "zone_polygon 1 0 1 90 1\n", "zone_polygon 1 0 1 x 1 180\n",
+        "zone_polygon\n", "zone_draw circle\n", "zone_edit first\n", "zone_drag 1 2\n",
+        "zone_drag -1 2 45\n", "zone_drag 0.5 2 45\n", "key return\n"})
     EXPECT_THROW(parse_script(bad), Error) << bad;
 }

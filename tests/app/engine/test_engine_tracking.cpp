@@ -172,7 +172,24 @@ TEST(EngineTracking, Imo2IsTrackedWithTheScenariosRelativeMotionAndCpa) {
   bad.range_max_m = 100;  // below range_min_m
   EXPECT_FALSE(e.add_zone(bad));
   EXPECT_FALSE(e.tracking().command_error.empty());
-  EXPECT_TRUE(e.remove_zone(*zone));
+  // An edit replaces the zone (in the settings too); a malformed one leaves it as it was.
+  track::AcquisitionZone wider = arc;
+  wider.range_max_m = 6000;
+  const auto edited = e.replace_zone(*zone, wider);
+  ASSERT_TRUE(edited);
+  ASSERT_EQ(e.tracking().zones.size(), 1u);
+  EXPECT_EQ(*edited, *zone);  // an edit keeps the zone's number
+  EXPECT_EQ(e.tracking().zones[0].first, *edited);
+  EXPECT_DOUBLE_EQ(e.tracking().zones[0].second.range_max_m, 6000);
+  ASSERT_EQ(e.settings().tracking.zones.size(), 1u);
+  EXPECT_DOUBLE_EQ(e.settings().tracking.zones[0].range_max_m, 6000);
+  EXPECT_TRUE(e.tracking().command_error.empty());
+  EXPECT_FALSE(e.replace_zone(*edited, bad));
+  EXPECT_NE(e.tracking().command_error.find("replace zone"), std::string::npos);
+  EXPECT_DOUBLE_EQ(e.tracking().zones[0].second.range_max_m, 6000);
+  EXPECT_FALSE(e.replace_zone(*edited + 100, wider));
+  EXPECT_EQ(e.tracking().zones.size(), 1u);
+  EXPECT_TRUE(e.remove_zone(*edited));
   EXPECT_TRUE(e.tracking().zones.empty());
   EXPECT_TRUE(e.settings().tracking.zones.empty());
 

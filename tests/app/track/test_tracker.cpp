@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/common/check.hpp"
 #include "app/track/tracker.hpp"
 #include "tests/app/track/track_sim.hpp"
 
@@ -184,6 +185,24 @@ TEST(TrackAcquire, PolygonZoneOnly) {
   ASSERT_EQ(tracks.size(), 1u);
   EXPECT_GT(tracks[0].x_m, 1000);
   EXPECT_GT(tracks[0].y_m, 1000);
+  // Moved over the other target, the zone keeps its number; a malformed edit changes nothing.
+  AcquisitionZone moved = z;
+  for (ZonePoint& v : moved.polygon) {
+    v.x_m = -v.x_m;
+    v.y_m = -v.y_m;
+  }
+  EXPECT_TRUE(tr.replace_zone(zid, moved));
+  ASSERT_EQ(tr.zones().size(), 1u);
+  EXPECT_EQ(tr.zones()[0].first, zid);
+  EXPECT_LT(tr.zones()[0].second.polygon[0].x_m, 0);
+  AcquisitionZone bad = moved;
+  bad.polygon.resize(2);
+  EXPECT_THROW(tr.replace_zone(zid, bad), sweepline::Error);
+  EXPECT_EQ(tr.zones()[0].second.polygon.size(), 4u);
+  EXPECT_FALSE(tr.replace_zone(zid + 1, moved));
+  radar.rotate(tr, 5);
+  tr.tracks(tracks);
+  EXPECT_EQ(tracks.size(), 2u);
   EXPECT_TRUE(tr.remove_zone(zid));
   EXPECT_FALSE(tr.remove_zone(zid));
   EXPECT_TRUE(tr.zones().empty());
