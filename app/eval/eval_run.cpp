@@ -8,6 +8,7 @@
 #include <deque>
 #include <fstream>
 #include <optional>
+#include <span>
 
 #include "app/common/check.hpp"
 #include "app/engine/track_feed.hpp"
@@ -268,12 +269,36 @@ void track_rotation(track::Tracker& tracker, const FrameWithTruth& in,
   plots.clear();
   plots.reserve(result.plots.size());
   for (const gpu::Plot& p : result.plots) plots.push_back(engine::to_track_plot(p, in.own, acc));
-  // A whole rotation per update: the sector from the sweep back to itself, in true bearings.
+  std::stable_sort(
+      plots.begin(), plots.end(),
+      [](const track::TrackPlot& a, const track::TrackPlot& b) { return a.time_s < b.time_s; });
+  // The sweep in true bearings, with the rotation's one heading.
   const engine::SweepSector rel = engine::frame_sector(in.frame);
   const double heading = in.own.heading_valid ? in.own.heading_deg : 0.0;
-  const engine::SweepSector sec = engine::true_sector(rel, heading, heading);
-  const double now = engine::frame_latest_time(in.frame).value_or(in.truth_time_s);
-  tracker.update(plots, sec.from_deg, sec.to_deg, now, engine::to_track_own_ship(in.own));
+  const double t1 = engine::frame_latest_time(in.frame).value_or(in.truth_time_s);
+  const double t0 = std::min(engine::frame_earliest_time(in.frame).value_or(t1), t1);
+  const track::OwnShip own = engine::to_track_own_ship(in.own);
+  if (!rel.full) {
+    const engine::SweepSector sec = engine::true_sector(rel, heading, heading);
+    if (!sec.empty) tracker.update(plots, sec.from_deg, sec.to_deg, t1, own);
+    tracker.tracks(tracks);
+    return;
+  }
+  // A whole rotation is fed in sectors, each with the plots the sweep has left by its end, as
+  // the console's frames feed it (a call of a whole rotation sweeps the bearing where calls meet
+  // twice: docs/tracking-internals.md, "Feeding and scans").
+  const std::span<const track::TrackPlot> all(plots);
+  std::size_t next = 0;
+  for (int k = 1; k <= kTrackCallsPerRotation; ++k) {
+    const double lo = rel.to_deg + 360.0 * (k - 1) / kTrackCallsPerRotation;
+    const double hi = rel.to_deg + 360.0 * k / kTrackCallsPerRotation;
+    const double now = t0 + (t1 - t0) * k / kTrackCallsPerRotation;
+    std::size_t end = next;
+    while (end < all.size() && (k == kTrackCallsPerRotation || all[end].time_s < now)) ++end;
+    tracker.update(all.subspan(next, end - next), std::fmod(lo + heading + 720.0, 360.0),
+                   std::fmod(hi + heading + 720.0, 360.0), now, own);
+    next = end;
+  }
   tracker.tracks(tracks);
 }
 

@@ -112,9 +112,14 @@ struct SceneRun {
   int tracks_live_end = 0, tracks_confirmed_end = 0;  // after the last rotation
 };
 
+// Tracker calls per rotation in track_rotation: the plot-level IMO runs' sectors.
+inline constexpr int kTrackCallsPerRotation = 16;
+
 // One rotation's plots (FrameResult::plots) to `tracker` through the engine's conversion
 // (app/engine/track_feed.hpp: the radar's accuracy from its beam, pulse and grid; own ship from
-// in.own), one update for the whole rotation; `tracks` gets the tracker's tracks after it.
+// in.own), in kTrackCallsPerRotation updates of equal sectors from where the rotation starts,
+// each with the plots timed before its end; `plots` gets the rotation's plots in time order and
+// `tracks` the tracker's tracks after the last update.
 void track_rotation(track::Tracker& tracker, const FrameWithTruth& in,
                     const gpu::FrameResult& result, const sim::RadarConfig& radar,
                     std::vector<track::Track>& tracks, std::vector<track::TrackPlot>& plots);

@@ -535,7 +535,9 @@ struct Tracker::Impl {
         width = std::max(0.0, width - (360.0 - gap));
         gap = 0.0;
       }
-      if (gap > 0.0) gaps.push_back({angle, angle + gap});
+      // A sliver between calls is the heading's jitter moving the sector's true bearings (a
+      // gyro's noise from one call to the next), not a sector the caller skipped: it was swept.
+      if (gap > tuning::kSweepJoinBeams * p.beamwidth_deg) gaps.push_back({angle, angle + gap});
       angle += gap;
       const double dt = now - now_s;
       if (dt > 0.0 && width > 0.0) {

@@ -115,7 +115,9 @@ class Tracker {
   // Plots the sweep has finished; the sector swept since the previous call, clockwise from
   // sweep_from_deg to sweep_to_deg (wraps; equal values = a full rotation). now_s: the time the
   // sweep reached sweep_to_deg, not decreasing. A gap between the previous call's sweep_to and
-  // this sweep_from is a sector not observed: tracks there are not counted as missed.
+  // this sweep_from is a sector not observed: tracks there are not counted as missed (one
+  // narrower than half a beamwidth is the heading's jitter, and counts as swept). Calls should
+  // be smaller than a rotation (docs/tracking-internals.md, "Feeding and scans").
   void update(std::span<const TrackPlot> plots, double sweep_from_deg, double sweep_to_deg,
               double now_s, const OwnShip& own);
 

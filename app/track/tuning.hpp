@@ -40,6 +40,12 @@ constexpr double kConfirmSpeedFactor = 1.2;
 // before the next call (Tracker: the bearing where such calls meet is swept twice a call).
 constexpr double kEdgeSlackDeg = 5.0;
 
+// A gap between one call's sector and the next narrower than this many beamwidths is counted as
+// swept: the sectors are stabilised with the heading of their own moments, and a gyro's noise
+// (0.12 deg sigma in the IMO errors) opens slivers between calls that hold a track dead on the
+// bearing where calls meet; a skipped frame is wider (a frame's sector is several beamwidths).
+constexpr double kSweepJoinBeams = 0.5;
+
 // Relative speed under which CPA is the current range and TCPA 0 (no relative motion).
 constexpr double kMinRelSpeedMps = 0.05;
 

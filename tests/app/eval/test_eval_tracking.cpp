@@ -320,6 +320,45 @@ TEST(ImoRun, TheTrackerIsToldTheEnginesAccuracy) {
   EXPECT_NEAR(at8.bearing_deg, engine::plot_bearing_sigma_deg(e, 8 * 1852), 1e-6);
 }
 
+// A rotation is fed to the tracker in sectors, as the console's frames feed it: a target in the
+// last degrees before the rotation's edge gets its plot every scan. (In one call a rotation, a
+// track there is associated a call late and then scheduled a rotation on: every other scan.)
+TEST(TrackRotation, ATargetJustBeforeTheRotationsEdgeGetsEveryScan) {
+  const double period = 2.5, range = 10000.0, bearing = 356.0;
+  sim::RadarConfig radar;
+  track::Tracker tracker;
+  std::vector<track::Track> tracks;
+  std::vector<track::TrackPlot> plots;
+  FrameWithTruth in;
+  in.frame = PolarFrame(360, 8, 20000.0);
+  in.frame.row_time_s.resize(360);
+  in.own.heading_valid = true;
+  gpu::FrameResult res;
+  res.plots.resize(1);
+  gpu::Plot& p = res.plots[0];
+  p.range_m = range;
+  p.bearing_deg = bearing;
+  p.range_extent_m = 40;
+  p.azimuth_extent_deg = 1.5;
+  const int rotations = 24;
+  for (int k = 0; k < rotations; ++k) {
+    const double t0 = 100.0 + period * k;
+    for (int a = 0; a < 360; ++a) in.frame.row_time_s[size_t(a)] = t0 + period * (a + 0.5) / 360;
+    in.truth_time_s = t0;
+    // The gyro's noise: the heading of every other rotation a tenth of a degree on.
+    in.own.heading_deg = k % 2 == 0 ? 0.0 : 0.1;
+    p.time_s = t0 + period * bearing / 360;
+    track_rotation(tracker, in, res, radar, tracks, plots);
+  }
+  EXPECT_EQ(tracker.stats().tracks_started, 1u);
+  ASSERT_EQ(tracks.size(), 1u);
+  EXPECT_EQ(tracks[0].status, track::Track::Status::Tracked);
+  // Every plot but the first (which started the track) and the last (due once the sweep is the
+  // association lag past it, after the run's end) went to it, one a scan.
+  EXPECT_EQ(tracker.stats().plots_associated, uint64_t(rotations - 2));
+  EXPECT_EQ(tracks[0].scans_seen & 0xFFFFFu, 0xFFFFFu);
+}
+
 // The video chain links the target's track: rendered rotations, CPU pipeline, track_feed,
 // tracker (a short run on a small display).
 TEST(ImoRun, VideoPipelineTracksTheTarget) {

@@ -377,6 +377,42 @@ TEST(TrackFeed, SmallSectorsAndFullRotationsAgree) {
 // jitters across north, where the calls meet, so by bearing its echo is swept at a call's end one
 // rotation and at the next call's start the one after. The track, due once a rotation, must still
 // take every echo (it started a new track from each one swept at the start).
+TEST(TrackLife, HeadingJitterBetweenCallsMissesNoScan) {
+  // Eight calls a rotation, each sector stabilised with the heading of its own moment: a gyro's
+  // noise moves where one call ends and the next starts, opening a tenth of a degree between
+  // them every other rotation. A target on that bearing was swept all the same and must get its
+  // plot every scan, not every other one.
+  Tracker tr;
+  const double period = 2.5, range = 10000.0, bearing = 90.05;
+  const int sectors = 8;
+  for (int k = 0; k < 24; ++k) {
+    for (int s = 0; s < sectors; ++s) {
+      const double from = 45.0 * s, to = 45.0 * (s + 1);
+      // The call after the one ending at 090 starts 0.1 deg on, every other rotation.
+      const double shift = s == 2 && k % 2 == 1 ? 0.1 : 0.0;
+      const double now = period * (k + double(s + 1) / sectors);
+      std::vector<TrackPlot> plots;
+      if (s == 2) {
+        TrackPlot p;
+        p.time_s = period * (k + bearing / 360.0);
+        p.range_m = range;
+        p.bearing_deg = bearing;
+        p.x_m = range * std::sin(bearing * kDeg);
+        p.y_m = range * std::cos(bearing * kDeg);
+        plots.push_back(p);
+      }
+      tr.update(plots, from + shift, to, now, OwnShip{});
+    }
+  }
+  std::vector<Track> tracks;
+  tr.tracks(tracks);
+  EXPECT_EQ(tr.stats().tracks_started, 1u);
+  ASSERT_EQ(tracks.size(), 1u);
+  // Every plot but the first, which started the track, went to it, one a scan.
+  EXPECT_EQ(tr.stats().plots_associated, 23u);
+  EXPECT_EQ(tracks[0].scans_seen & 0xFFFFFu, 0xFFFFFu);
+}
+
 TEST(TrackLife, AnEchoJitteringAcrossTheEdgeOfWholeRotationCallsKeepsOneTrack) {
   Tracker tr;
   const double period = 2.5, range = 10000.0;
