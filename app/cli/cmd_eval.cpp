@@ -272,9 +272,11 @@ int run_eval(const EvalArgs& a, bool seed_given) {
       std::vector<eval::ImoSeedRun> vr;
       const uint64_t last = seed_first + uint64_t(a.imo_video) - 1;
       for (uint64_t seed = seed_first; seed <= last; ++seed) {
-        auto pipeline = gpu::make_pipeline(backend);
-        vr.push_back(
-            eval::run_imo_video_seed(s, seed, *pipeline, setup.processing.params, imo_cfg));
+        vr.push_back(eval::imo_seed_as_scored(s, [&](const sim::Scenario& defined) {
+          auto pipeline = gpu::make_pipeline(backend);
+          return eval::run_imo_video_seed(defined, seed, *pipeline, setup.processing.params,
+                                          imo_cfg);
+        }));
         imo_progress(n + " (video)", seed, last, vr.back());
       }
       eval::ImoScenarioResult r = eval::score_imo(n, vr);

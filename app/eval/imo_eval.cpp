@@ -26,6 +26,8 @@ constexpr double kDeg = kPi / 180;
 constexpr double kKnot = 1852.0 / 3600.0;
 constexpr double kNm = 1852.0;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// The 1-minute rows' definition point (sim::kImoPredictionS is the 3-minute rows').
+constexpr double kImoOneMinuteS = 60;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double wrap360(double d) {
@@ -444,6 +446,20 @@ ImoScenarioResult score_imo(const std::string& name, const std::vector<ImoSeedRu
   return r;
 }
 
+ImoSeedRun imo_seed_as_scored(const sim::Scenario& scenario,
+                              const std::function<ImoSeedRun(const sim::Scenario&)>& run) {
+  auto defined_at = [&](double at_s) {
+    sim::Scenario s = scenario;
+    for (sim::RelativeTarget& t : s.targets) t.at_s = at_s;
+    return s;
+  };
+  const ImoSeedRun one = run(defined_at(kImoOneMinuteS));
+  ImoSeedRun out = run(defined_at(sim::kImoPredictionS));
+  out.at[0] = one.at[0];
+  out.tracks_started = std::max(out.tracks_started, one.tracks_started);
+  return out;
+}
+
 ImoScenarioResult evaluate_imo(const sim::Scenario& scenario, uint64_t first, uint64_t last,
                                const ImoConfig& cfg,
                                const std::function<void(uint64_t, const ImoSeedRun&)>& progress) {
@@ -451,7 +467,8 @@ ImoScenarioResult evaluate_imo(const sim::Scenario& scenario, uint64_t first, ui
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<ImoSeedRun> runs;
   for (uint64_t seed = first;; ++seed) {
-    runs.push_back(run_imo_seed(scenario, seed, cfg));
+    runs.push_back(imo_seed_as_scored(
+        scenario, [&](const sim::Scenario& s) { return run_imo_seed(s, seed, cfg); }));
     if (progress) progress(seed, runs.back());
     if (seed == last) break;
   }

@@ -269,6 +269,28 @@ TEST(ImoRun, PlotLevelEndToEndProducesTheReport) {
   EXPECT_NE(imo_table({r}).find("relative course"), std::string::npos);
 }
 
+// A.823(19) Annex 2 makes its predictions "at the target position defined after previously
+// tracking for the appropriate time of 1 or 3 min": each row is sampled where the target is at
+// the scenario's geometry (8 NM closing at 20 kn: a TCPA of 24 minutes).
+TEST(ImoRun, EachRowIsSampledAtTheStandardsGeometry) {
+  const sim::Scenario s = sim::make_scenario("imo4");
+  std::vector<double> defined_at;
+  const ImoSeedRun r = imo_seed_as_scored(s, [&](const sim::Scenario& d) {
+    defined_at.push_back(d.targets.at(0).at_s);
+    return run_imo_seed(d, 3, ImoConfig{});
+  });
+  ASSERT_EQ(defined_at.size(), 2u);
+  EXPECT_DOUBLE_EQ(defined_at[0], 60);
+  EXPECT_DOUBLE_EQ(defined_at[1], sim::kImoPredictionS);
+  ASSERT_TRUE(r.acquired);
+  const size_t tcpa = size_t(ImoQuantity::Tcpa);
+  EXPECT_NEAR(r.at[0].truth[tcpa], 24.0, 0.05);
+  EXPECT_NEAR(r.at[1].truth[tcpa], 24.0, 0.05);
+  // One run alone samples its first minute 20 kn x 2 min further out.
+  const ImoSeedRun three = run_imo_seed(s, 3, ImoConfig{});
+  EXPECT_NEAR(three.at[0].truth[tcpa], 26.0, 0.05);
+}
+
 TEST(ImoRun, SameSeedGivesTheSameResult) {
   const sim::Scenario s = sim::make_scenario("imo3");
   const ImoSeedRun a = run_imo_seed(s, 9, ImoConfig{}), b = run_imo_seed(s, 9, ImoConfig{});
