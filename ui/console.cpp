@@ -466,12 +466,17 @@ bool Console::apply_zone_edit(const track::AcquisitionZone& z) {
   return true;
 }
 
+const track::AcquisitionZone* Console::zone_being_edited() const {
+  if (edit_zone_ <= 0) return nullptr;
+  for (const auto& [id, z] : engine_.tracking().zones)
+    if (id == edit_zone_) return &z;
+  return nullptr;
+}
+
 bool Console::move_edited_handle(int handle, render::WorldPoint to) {
-  const engine::TrackingView& tv = engine_.tracking();
-  const auto it = std::find_if(tv.zones.begin(), tv.zones.end(),
-                               [this](const auto& e) { return e.first == edit_zone_; });
-  if (it == tv.zones.end()) return false;
-  return apply_zone_edit(move_zone_handle(it->second, plane_to_display(tv), handle, to));
+  const track::AcquisitionZone* z = zone_being_edited();
+  if (!z) return false;
+  return apply_zone_edit(move_zone_handle(*z, plane_to_display(engine_.tracking()), handle, to));
 }
 
 void Console::ppi_menu() {
@@ -534,12 +539,9 @@ bool Console::take_fullscreen_request() {
 }
 
 std::optional<int> Console::edited_handle_at(float sx, float sy) const {
-  if (edit_zone_ <= 0) return std::nullopt;
-  const engine::TrackingView& tv = engine_.tracking();
-  for (const auto& [id, z] : tv.zones)
-    if (id == edit_zone_)
-      return pick_zone_handle(z, plane_to_display(tv), view_, sx, sy, kHandleRadiusPx);
-  return std::nullopt;
+  const track::AcquisitionZone* z = zone_being_edited();
+  if (!z) return std::nullopt;
+  return pick_zone_handle(*z, plane_to_display(engine_.tracking()), view_, sx, sy, kHandleRadiusPx);
 }
 
 void Console::handle_ppi_input(const render::ScreenRect& rect) {
@@ -606,15 +608,13 @@ void Console::handle_ppi_input(const render::ScreenRect& rect) {
   if (dragging_ && !panning_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left))
     click_ppi(press_x_, press_y_);
   if (drag_handle_) {
-    const engine::TrackingView& tv = engine_.tracking();
-    const auto it = std::find_if(tv.zones.begin(), tv.zones.end(),
-                                 [this](const auto& e) { return e.first == edit_zone_; });
-    if (it == tv.zones.end()) {
+    if (const track::AcquisitionZone* z = zone_being_edited(); !z) {
       edit_zone(0);  // deleted under the drag
     } else {
-      if (!drag_preview_) drag_start_ = it->second;
-      drag_preview_ = move_zone_handle(drag_start_, plane_to_display(tv), *drag_handle_,
-                                       view_.screen_to_world(io.MousePos.x, io.MousePos.y));
+      if (!drag_preview_) drag_start_ = *z;
+      drag_preview_ =
+          move_zone_handle(drag_start_, plane_to_display(engine_.tracking()), *drag_handle_,
+                           view_.screen_to_world(io.MousePos.x, io.MousePos.y));
       if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
         // A press let go where it was is no edit (the handle would jump to the cursor).
         const float dx = io.MousePos.x - press_x_, dy = io.MousePos.y - press_y_;
@@ -757,9 +757,7 @@ void Console::build_ui(int fb_width, int fb_height, bool interactive) {
   st.polygon_armed = polygon_armed_;
   st.polygon = polygon_;
   // A zone deleted (the panel, a settings change) is no longer edited.
-  if (edit_zone_ > 0 && std::none_of(tv.zones.begin(), tv.zones.end(),
-                                     [this](const auto& e) { return e.first == edit_zone_; }))
-    edit_zone(0);
+  if (edit_zone_ > 0 && !zone_being_edited()) edit_zone(0);
   st.edit_zone = edit_zone_;
   st.edit_preview = drag_preview_;
   st.mouse_valid = mouse_valid;

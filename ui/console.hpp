@@ -191,6 +191,8 @@ class Console {
   // Replaces the edited zone in the engine (a drag let go); false with a message when refused.
   bool apply_zone_edit(const track::AcquisitionZone& z);
   std::optional<int> edited_handle_at(float sx, float sy) const;  // the edited zone's handle
+  // The zone edit_zone_ names, as the engine holds it; null when none is edited or it is gone.
+  const track::AcquisitionZone* zone_being_edited() const;
   double default_range_scale_m() const;  // the standard scale nearest the video's range
   void update_picture();                 // orientation and true motion, once a frame
   void true_motion_reset();

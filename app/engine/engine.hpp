@@ -266,6 +266,8 @@ class Engine {
   void feed_tracker(const InFlight& frame);
   nav::OwnShipState own_ship_at(double frame_t_s, OwnShipSource& from);
   void refresh_tracking_view();
+  // The tracker's zones, in its order, into the settings (saved) and the tracking view's copy.
+  void store_zones();
   void start_nmea();
   // A display client's track feeds (engine_remote.cpp): opened with the source, polled at each
   // update, shown instead of the tracker's.

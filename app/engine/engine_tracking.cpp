@@ -249,11 +249,15 @@ std::optional<int> Engine::add_zone(const track::AcquisitionZone& zone) {
 
 bool Engine::remove_zone(int zone_id) {
   if (!tracker_ || !tracker_->remove_zone(zone_id)) return false;
+  store_zones();
+  refresh_tracking_view();
+  return true;
+}
+
+void Engine::store_zones() {
   settings_.tracking.zones.clear();
   for (const auto& [id, z] : tracker_->zones()) settings_.tracking.zones.push_back(z);
   tracking_.settings.zones = settings_.tracking.zones;
-  refresh_tracking_view();
-  return true;
 }
 
 std::optional<int> Engine::replace_zone(int zone_id, const track::AcquisitionZone& zone) {
@@ -270,9 +274,7 @@ std::optional<int> Engine::replace_zone(int zone_id, const track::AcquisitionZon
     tracking_.command_error = std::string("replace zone: ") + e.what();
     return std::nullopt;
   }
-  settings_.tracking.zones.clear();
-  for (const auto& [zid, z] : tracker_->zones()) settings_.tracking.zones.push_back(z);
-  tracking_.settings.zones = settings_.tracking.zones;
+  store_zones();
   tracking_.command_error.clear();
   refresh_tracking_view();
   return zone_id;
